@@ -1,0 +1,3 @@
+module github.com/rpshogi/rpshogi
+
+go 1.26
