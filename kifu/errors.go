@@ -45,21 +45,21 @@ type IllegalMoveKind uint8
 
 // Illegal move kinds. LegalMove (the zero value) means no rule is broken.
 const (
-	LegalMove IllegalMoveKind = iota
-	IllegalNoPiece            // no piece on the origin square
-	IllegalNotOwnPiece        // the piece on the origin belongs to the opponent
-	IllegalPieceMismatch      // the move names another piece than the one on the origin
-	IllegalUnreachable        // the piece cannot move there (wrong direction, blocked)
-	IllegalCaptureOwn         // the destination holds one of the mover's pieces
-	IllegalCannotPromote      // promotion of a piece that cannot promote, or outside the zone
-	IllegalDeadPiece          // a piece left with no further move (行き所のない駒)
-	IllegalNotInHand          // dropping a piece that is not in hand
-	IllegalDropOccupied       // dropping onto an occupied square
-	IllegalNifu               // a second unpromoted pawn on a file (二歩)
-	IllegalUchifuzume         // checkmate by a pawn drop (打ち歩詰め)
-	IllegalIgnoresCheck       // the mover was in check and still is
-	IllegalSelfCheck          // the move exposes or moves the own king into check
-	IllegalNoMove             // not a move (none or null)
+	LegalMove            IllegalMoveKind = iota
+	IllegalNoPiece                       // no piece on the origin square
+	IllegalNotOwnPiece                   // the piece on the origin belongs to the opponent
+	IllegalPieceMismatch                 // the move names another piece than the one on the origin
+	IllegalUnreachable                   // the piece cannot move there (wrong direction, blocked)
+	IllegalCaptureOwn                    // the destination holds one of the mover's pieces
+	IllegalCannotPromote                 // promotion of a piece that cannot promote, or outside the zone
+	IllegalDeadPiece                     // a piece left with no further move (行き所のない駒)
+	IllegalNotInHand                     // dropping a piece that is not in hand
+	IllegalDropOccupied                  // dropping onto an occupied square
+	IllegalNifu                          // a second unpromoted pawn on a file (二歩)
+	IllegalUchifuzume                    // checkmate by a pawn drop (打ち歩詰め)
+	IllegalIgnoresCheck                  // the mover was in check and still is
+	IllegalSelfCheck                     // the move exposes or moves the own king into check
+	IllegalNoMove                        // not a move (none or null)
 )
 
 var illegalMoveKindText = [...]string{
