@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/spf13/cobra"
+)
+
+type perftOptions struct {
+	IO       *iostreams
+	SFEN     string
+	Position string
+	Depth    int
+	Divide   bool
+}
+
+func newPerftCmd(ios *iostreams, runF func(context.Context, *perftOptions) error) *cobra.Command {
+	opts := &perftOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "perft (--sfen SFEN | --position startpos) --depth N [--divide]",
+		Short: "Count the leaf nodes of the legal move tree (every legal move, non-promotions included)",
+		Long: `perft counts the leaves of the tree of all legal moves ("legal-all": every
+legal non-promotion is its own move, as in the published counts) to the
+given depth. The last line is "nodes N". With --divide the count below
+each root move is printed first, one "move count" line each.`,
+		Example: `  rpshogi perft --position startpos --depth 4
+  rpshogi perft --sfen 'l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1' --depth 3 --divide`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if (opts.SFEN == "") == (opts.Position == "") {
+				return usageErrorf("give exactly one of --sfen and --position")
+			}
+			if opts.Position != "" && opts.Position != "startpos" {
+				return usageErrorf("--position: only \"startpos\" is known, got %q", opts.Position)
+			}
+			if opts.Depth < 1 {
+				return usageErrorf("--depth must be at least 1")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runPerft(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.SFEN, "sfen", "", "start from this position (SFEN)")
+	cmd.Flags().StringVar(&opts.Position, "position", "", `start from a named position ("startpos")`)
+	cmd.Flags().IntVar(&opts.Depth, "depth", 0, "depth in plies (required)")
+	cmd.Flags().BoolVar(&opts.Divide, "divide", false, "print the count below each root move")
+	return cmd
+}
+
+func runPerft(ctx context.Context, opts *perftOptions) error {
+	sfen := opts.SFEN
+	if opts.Position == "startpos" {
+		sfen = kifu.StartSFEN
+	}
+	pos, err := kifu.ParseSFEN(sfen)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var nodes uint64
+	if opts.Divide {
+		for _, e := range pos.Divide(opts.Depth) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			fmt.Fprintf(opts.IO.Out, "%s %d\n", e.Move, e.Nodes)
+			nodes += e.Nodes
+		}
+	} else {
+		nodes = pos.Perft(opts.Depth)
+	}
+	el := time.Since(start)
+	fmt.Fprintf(opts.IO.ErrOut, "%.3fs, %.1f M nodes/s\n", el.Seconds(), float64(nodes)/el.Seconds()/1e6)
+	fmt.Fprintf(opts.IO.Out, "nodes %d\n", nodes)
+	return nil
+}

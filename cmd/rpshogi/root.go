@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// exitCode is the process exit status of rpshogi.
+type exitCode int
+
+const (
+	exitOK       exitCode = 0
+	exitError    exitCode = 1 // the command could not run or failed
+	exitUsage    exitCode = 2 // bad flags or arguments
+	exitCanceled exitCode = 130
+)
+
+// iostreams are the standard streams, injected so that commands can be
+// tested with buffers.
+type iostreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+// isTerminal reports whether w is a terminal (for progress bars).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// usageError marks an error in the command line itself.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, a ...any) error {
+	return &usageError{fmt.Errorf(format, a...)}
+}
+
+func newRootCmd(ios *iostreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "rpshogi",
+		Short: "Learn move-category probabilities from shogi game records and search with them",
+		Long: `rpshogi learns how strong shogi players actually move from game records
+(KIF, KI2, CSA) and turns that knowledge into a realization-probability
+search engine.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{err}
+	})
+	root.AddCommand(
+		newPerftCmd(ios, nil),
+	)
+	return root
+}
+
+func execute(ctx context.Context, ios *iostreams, args []string) exitCode {
+	root := newRootCmd(ios)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(ios.ErrOut, "rpshogi:", err)
+	var ue *usageError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintln(ios.ErrOut, "Run 'rpshogi --help' for usage.")
+		return exitUsage
+	case errors.Is(err, context.Canceled):
+		return exitCanceled
+	}
+	return exitError
+}
