@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// option is one USI option.
+type option struct {
+	name  string
+	kind  string // "spin", "check", "combo"
+	def   string
+	min   int
+	max   int
+	vars  []string
+	value string
+	help  string
+}
+
+func (o *option) usi() string {
+	s := fmt.Sprintf("option name %s type %s default %s", o.name, o.kind, o.def)
+	switch o.kind {
+	case "spin":
+		s += fmt.Sprintf(" min %d max %d", o.min, o.max)
+	case "combo":
+		for _, v := range o.vars {
+			s += " var " + v
+		}
+	}
+	return s
+}
+
+// options are the engine's USI options.
+type options struct {
+	list []*option
+}
+
+func newOptions() *options {
+	o := &options{list: []*option{
+		{name: "USI_Hash", kind: "spin", def: "64", min: 1, max: 65536, help: "transposition table size in MB"},
+		{name: "USI_Ponder", kind: "check", def: "false", help: "send a ponder move with bestmove"},
+		{name: "SearchMode", kind: "combo", def: "realization", vars: []string{"realization", "depth"},
+			help: "node expansion: realization probability (Tsuruoka et al.) or depth"},
+		{name: "ThresholdMax", kind: "spin", def: "40", min: 1, max: 60,
+			help: "deepest iteration: realization probability 2^-N (depth N/... in depth mode: N plies)"},
+		{name: "MoveOverhead", kind: "spin", def: "30", min: 0, max: 5000, help: "milliseconds kept in reserve per move"},
+	}}
+	for _, x := range o.list {
+		x.value = x.def
+	}
+	return o
+}
+
+func (o *options) find(name string) *option {
+	for _, x := range o.list {
+		if strings.EqualFold(x.name, name) {
+			return x
+		}
+	}
+	return nil
+}
+
+// set changes an option, checking its type and range.
+func (o *options) set(name, value string) error {
+	x := o.find(name)
+	if x == nil {
+		return fmt.Errorf("unknown option %q", name)
+	}
+	switch x.kind {
+	case "spin":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < x.min || n > x.max {
+			return fmt.Errorf("option %s: %q is not a number in %d..%d", x.name, value, x.min, x.max)
+		}
+	case "check":
+		if value != "true" && value != "false" {
+			return fmt.Errorf("option %s: %q is not true or false", x.name, value)
+		}
+	case "combo":
+		ok := false
+		for _, v := range x.vars {
+			ok = ok || v == value
+		}
+		if !ok {
+			return fmt.Errorf("option %s: %q is not one of %s", x.name, value, strings.Join(x.vars, ", "))
+		}
+	}
+	x.value = value
+	return nil
+}
+
+func (o *options) int(name string) int {
+	n, _ := strconv.Atoi(o.find(name).value)
+	return n
+}
+
+func (o *options) bool(name string) bool { return o.find(name).value == "true" }
+
+func (o *options) mode() Mode {
+	if o.find("SearchMode").value == "depth" {
+		return ModeDepth
+	}
+	return ModeRealization
+}

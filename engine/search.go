@@ -1,0 +1,474 @@
+package engine
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/rpshogi/rpshogi/kifu"
+)
+
+// Costs are realization-probability costs: cost = -100·log2 P, so a move
+// of probability 1/2 costs 100 and one of 1/4 costs 200. A node's
+// remaining budget shrinks by the cost of each move on the way to it; a
+// node with budget <= 0 is a leaf (its realization probability fell below
+// the threshold 2^-(root budget/100)).
+const (
+	// HalfCost is the cost of probability 1/2: the re-search probability.
+	HalfCost = 100
+	// BudgetStep is added to the root budget per iteration: the threshold
+	// is divided by 4, as in the paper.
+	BudgetStep = 200
+	// MaxCost caps a move's cost (probability 2^-20).
+	MaxCost = 2000
+)
+
+// Coster gives the realization-probability cost of moves. Costs fills
+// costs[i] with the cost of moves[i] in pos, where prev is the move that
+// led to pos (MoveNone at the root of a game). It is called only for
+// positions with two or more legal moves.
+type Coster interface {
+	Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32)
+}
+
+// Mode is the node-expansion rule of the search.
+type Mode uint8
+
+// Search modes.
+const (
+	// ModeRealization expands a node while its realization probability is
+	// above the threshold (Tsuruoka et al., Figure 2).
+	ModeRealization Mode = iota
+	// ModeDepth is the depth-based baseline: every move costs one ply.
+	ModeDepth
+)
+
+func (m Mode) String() string {
+	if m == ModeDepth {
+		return "depth"
+	}
+	return "realization"
+}
+
+// Limits bounds a search. Zero fields are unlimited.
+type Limits struct {
+	// MaxBudget stops iterative deepening after the iteration with this
+	// root budget (realization mode; 100 per ply in depth mode).
+	MaxBudget int
+	Nodes     uint64
+	// Soft is the time after which no new iteration starts; Hard stops the
+	// search at once. Both are measured from the start of the search.
+	Soft, Hard time.Duration
+	// Infinite ignores the time limits until PonderHit (go infinite and
+	// go ponder); the caller waits for stop before reporting the move.
+	Infinite bool
+}
+
+// Info is a progress report of the search, sent after every iteration.
+type Info struct {
+	Budget   int // root budget of the iteration (threshold 2^-(Budget/100))
+	SelDepth int
+	Score    Value
+	Nodes    uint64
+	Time     time.Duration
+	Hashfull int
+	PV       []kifu.Move
+	Bound    Bound // BoundExact, or Lower/Upper for an unfinished iteration
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Move   kifu.Move // MoveNone: resign (no legal move, or mated)
+	Ponder kifu.Move
+	Score  Value
+	PV     []kifu.Move
+	Nodes  uint64
+	Budget int  // budget of the last finished iteration
+	Win    bool // the side to move can declare an entering-king win
+}
+
+// frame is the per-ply scratch space of the search, preallocated.
+type frame struct {
+	moves  [kifu.MaxMoves]kifu.Move
+	costs  [kifu.MaxMoves]int32
+	order  [kifu.MaxMoves]int32
+	pv     [MaxPly + 1]kifu.Move
+	pvLen  int
+	killer [2]kifu.Move
+}
+
+// Searcher searches one position at a time. It owns its transposition
+// table and per-ply stacks; it is not safe for concurrent use, except Stop.
+type Searcher struct {
+	TT     *TT
+	Coster Coster
+	Mode   Mode
+
+	pos      *kifu.Position
+	limits   Limits
+	start    time.Time
+	nodes    uint64
+	seldepth int
+	stopped  atomic.Bool
+	aborted  bool
+	stack    [MaxPly + 2]frame
+	history  [kifu.PieceNB][kifu.SquareNB]int32
+	rootPrev kifu.Move
+	// the best fully searched root move of the current iteration
+	iterMove  kifu.Move
+	iterValue Value
+	// ponderHit, when set, moves the time limits to start now (USI ponderhit).
+	hardAt, softAt atomic.Int64 // unix nanos; 0 = none
+	// infinite is Limits.Infinite while the search runs; PonderHit clears it.
+	infinite atomic.Bool
+}
+
+// NewSearcher returns a searcher with a table of hashMB megabytes.
+func NewSearcher(hashMB int, c Coster) *Searcher {
+	return &Searcher{TT: NewTT(hashMB), Coster: c}
+}
+
+// Stop makes a running search return as soon as possible. It is safe to
+// call from another goroutine.
+func (s *Searcher) Stop() { s.stopped.Store(true) }
+
+// PonderHit turns a running infinite (ponder) search into a timed one
+// whose soft and hard limits start now. It is safe to call from another
+// goroutine.
+func (s *Searcher) PonderHit(soft, hard time.Duration) {
+	now := time.Now()
+	if soft > 0 {
+		s.softAt.Store(now.Add(soft).UnixNano())
+	}
+	if hard > 0 {
+		s.hardAt.Store(now.Add(hard).UnixNano())
+	}
+	s.infinite.Store(false)
+}
+
+// NewGame clears what the searcher learned (table, history).
+func (s *Searcher) NewGame() {
+	s.TT.Clear()
+	s.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+}
+
+// Search searches pos (which it uses and restores) and returns the best
+// move. info, if not nil, receives a report after every iteration.
+func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Result {
+	s.pos = pos
+	s.limits = limits
+	s.start = time.Now()
+	s.nodes = 0
+	s.aborted = false
+	s.stopped.Store(false)
+	s.infinite.Store(limits.Infinite)
+	s.softAt.Store(0)
+	s.hardAt.Store(0)
+	if limits.Soft > 0 {
+		s.softAt.Store(s.start.Add(limits.Soft).UnixNano())
+	}
+	if limits.Hard > 0 {
+		s.hardAt.Store(s.start.Add(limits.Hard).UnixNano())
+	}
+	s.TT.NewSearch()
+	s.rootPrev = pos.LastMove()
+	for i := range s.stack {
+		s.stack[i].killer = [2]kifu.Move{}
+	}
+	res := Result{Score: -InfiniteValue}
+	if pos.CanDeclareWin() {
+		res.Win = true
+		res.Score = MateValue
+		return s.finish(res)
+	}
+	root := &s.stack[0]
+	moves := pos.GenerateMoves(kifu.Legal, root.moves[:0])
+	if len(moves) == 0 {
+		res.Score = MatedIn(0)
+		return s.finish(res)
+	}
+	res.Move = moves[0]
+	maxBudget := limits.MaxBudget
+	if maxBudget <= 0 {
+		maxBudget = 64 * HalfCost
+	}
+	for budget := HalfCost; budget <= maxBudget; budget += s.step() {
+		s.seldepth = 0
+		s.iterMove = kifu.MoveNone
+		v := s.search(0, budget, -InfiniteValue, InfiniteValue, true)
+		if s.aborted {
+			// The table move (the previous best) is searched first, so a
+			// different best move of the unfinished iteration beat it.
+			if s.iterMove != kifu.MoveNone && (s.iterMove != res.Move || res.Score == -InfiniteValue) {
+				res.Move, res.Score = s.iterMove, s.iterValue
+				res.PV = append(res.PV[:0], root.pv[:root.pvLen]...)
+			}
+			break
+		}
+		res.Score = v
+		res.Budget = budget
+		res.PV = append(res.PV[:0], root.pv[:root.pvLen]...)
+		if len(res.PV) > 0 {
+			res.Move = res.PV[0]
+		}
+		if info != nil {
+			info(s.info(budget, v, res.PV))
+		}
+		if v >= MateInMaxPly || v <= -MateInMaxPly {
+			break // a mate was proven; deeper iterations cannot change it
+		}
+		if s.pastSoft() {
+			break
+		}
+	}
+	if len(res.PV) > 1 {
+		res.Ponder = res.PV[1]
+	}
+	return s.finish(res)
+}
+
+func (s *Searcher) step() int {
+	if s.Mode == ModeDepth {
+		return HalfCost
+	}
+	return BudgetStep
+}
+
+func (s *Searcher) finish(r Result) Result {
+	r.Nodes = s.nodes
+	return r
+}
+
+func (s *Searcher) info(budget int, v Value, pv []kifu.Move) Info {
+	return Info{
+		Budget:   budget,
+		SelDepth: s.seldepth,
+		Score:    v,
+		Nodes:    s.nodes,
+		Time:     time.Since(s.start),
+		Hashfull: s.TT.Hashfull(),
+		PV:       append([]kifu.Move(nil), pv...),
+		Bound:    BoundExact,
+	}
+}
+
+func (s *Searcher) pastSoft() bool {
+	if s.infinite.Load() {
+		return false
+	}
+	if at := s.softAt.Load(); at != 0 && time.Now().UnixNano() >= at {
+		return true
+	}
+	return s.limits.Nodes > 0 && s.nodes >= s.limits.Nodes
+}
+
+// checkAbort polls the stop flag and, every 1024 nodes, the clock.
+func (s *Searcher) checkAbort() bool {
+	if s.aborted {
+		return true
+	}
+	if s.stopped.Load() {
+		s.aborted = true
+		return true
+	}
+	if s.nodes&1023 == 0 {
+		if at := s.hardAt.Load(); at != 0 && time.Now().UnixNano() >= at && !s.infinite.Load() {
+			s.aborted = true
+		}
+		if s.limits.Nodes > 0 && s.nodes >= s.limits.Nodes {
+			s.aborted = true
+		}
+	}
+	return s.aborted
+}
+
+// search is the realization-probability alpha-beta of Tsuruoka et al.,
+// Figure 2, in fail-soft negamax form with budgets instead of
+// probabilities: a move of cost c leaves its child budget-c; a move with
+// P < 1/2 (c > HalfCost) is first searched with a null window at its own
+// cost, and if that says it beats the best value so far it is searched
+// again at probability 1/2 (budget-HalfCost) with the full window. The
+// only legal move costs nothing.
+func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value {
+	f := &s.stack[ply]
+	f.pvLen = 0
+	if ply > 0 && s.checkAbort() {
+		return 0
+	}
+	pos := s.pos
+	inCheck := pos.InCheck()
+	if budget <= 0 && !inCheck || ply >= MaxPly {
+		return s.qsearch(ply, alpha, beta, 0)
+	}
+	s.nodes++
+	if ply > s.seldepth {
+		s.seldepth = ply
+	}
+	if ply > 0 {
+		if v, ok := s.repetition(ply); ok {
+			return v
+		}
+		// Mate distance pruning.
+		alpha = max(alpha, MatedIn(ply))
+		beta = min(beta, MateIn(ply+1))
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	key := pos.Key()
+	var ttMove kifu.Move
+	if e, ok := s.TT.Probe(key); ok {
+		ttMove = pos.ToMove(e.move)
+		if int(e.budget) >= budget && !pvNode {
+			v := valueFromTT(Value(e.value), ply)
+			b := Bound(e.genBound & 3)
+			if b == BoundExact || (b == BoundLower && v >= beta) || (b == BoundUpper && v <= alpha) {
+				return v
+			}
+		}
+	}
+	moves := pos.GenerateMoves(kifu.Legal, f.moves[:0])
+	n := len(moves)
+	if n == 0 {
+		return MatedIn(ply) // checkmated, or no move at all: a loss in shogi
+	}
+	costs := f.costs[:n]
+	prev := pos.LastMove()
+	if ply == 0 {
+		prev = s.rootPrev
+	}
+	s.moveCosts(budget, prev, moves, costs, inCheck)
+	// Internal iterative deepening: without a table move, a shallower
+	// search finds one to try first.
+	if ttMove == kifu.MoveNone && budget >= 4*HalfCost && pvNode {
+		s.search(ply, budget-2*HalfCost, alpha, beta, pvNode)
+		if e, ok := s.TT.Probe(key); ok {
+			ttMove = pos.ToMove(e.move)
+		}
+		f.pvLen = 0
+		// The inner call reused this frame: regenerate.
+		moves = pos.GenerateMoves(kifu.Legal, f.moves[:0])
+		costs = f.costs[:n]
+		s.moveCosts(budget, prev, moves, costs, inCheck)
+	}
+	s.orderMoves(f, moves, costs, ttMove, ply)
+	origAlpha := alpha
+	best := -InfiniteValue
+	var bestMove kifu.Move
+	for i := 0; i < n; i++ {
+		m, c := pickNext(f, moves, costs, i)
+		child := budget - int(c)
+		pos.DoMove(m)
+		var v Value
+		if c > HalfCost && s.Mode == ModeRealization {
+			// Preliminary null-window search at the move's own probability.
+			v = -s.search(ply+1, child, -alpha-1, -alpha, false)
+			if v > alpha && !s.aborted {
+				// It improves the best value: re-search at probability 1/2.
+				v = -s.search(ply+1, budget-HalfCost, -beta, -alpha, pvNode)
+			}
+		} else if i == 0 || !pvNode {
+			v = -s.search(ply+1, child, -beta, -alpha, pvNode && i == 0)
+		} else {
+			v = -s.search(ply+1, child, -alpha-1, -alpha, false)
+			if v > alpha && v < beta && !s.aborted {
+				v = -s.search(ply+1, child, -beta, -alpha, true)
+			}
+		}
+		pos.UndoMove()
+		if s.aborted {
+			return 0
+		}
+		if v > best {
+			best = v
+			if v > alpha {
+				bestMove = m
+				alpha = v
+				s.updatePV(ply, m)
+				if ply == 0 {
+					s.iterMove, s.iterValue = m, v
+				}
+				if v >= beta {
+					if !m.IsCapture() && !m.IsPromotion() {
+						s.goodQuiet(f, m, budget)
+					}
+					break
+				}
+			}
+		}
+	}
+	bound := BoundUpper
+	switch {
+	case best >= beta:
+		bound = BoundLower
+	case best > origAlpha:
+		bound = BoundExact
+	}
+	s.TT.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, budget, bound)
+	return best
+}
+
+// moveCosts fills costs for moves: nothing for a forced move, the
+// Coster's costs otherwise (one ply each in depth mode).
+func (s *Searcher) moveCosts(budget int, prev kifu.Move, moves []kifu.Move, costs []int32, inCheck bool) {
+	if len(moves) == 1 {
+		costs[0] = 0
+		return
+	}
+	if s.Mode == ModeDepth || s.Coster == nil {
+		for i, m := range moves {
+			c := int32(HalfCost)
+			if s.Mode == ModeDepth && (inCheck || isRecaptureOf(m, prev)) {
+				c = 0 // check evasion and recapture extensions
+			}
+			costs[i] = c
+		}
+		return
+	}
+	s.Coster.Costs(s.pos, prev, moves, costs)
+	for i := range costs {
+		costs[i] = min(max(costs[i], 0), MaxCost)
+	}
+}
+
+func isRecaptureOf(m, prev kifu.Move) bool {
+	return prev != kifu.MoveNone && prev != kifu.MoveNull && prev.IsCapture() && m.IsCapture() && m.To() == prev.To()
+}
+
+// updatePV sets the PV of ply to m followed by the child's PV.
+func (s *Searcher) updatePV(ply int, m kifu.Move) {
+	f := &s.stack[ply]
+	child := &s.stack[ply+1]
+	f.pv[0] = m
+	n := copy(f.pv[1:], child.pv[:child.pvLen])
+	f.pvLen = 1 + n
+}
+
+// goodQuiet records a quiet move that caused a cut-off.
+func (s *Searcher) goodQuiet(f *frame, m kifu.Move, budget int) {
+	if f.killer[0] != m {
+		f.killer[1], f.killer[0] = f.killer[0], m
+	}
+	h := &s.history[m.Piece()][m.To()]
+	*h += int32(budget/HalfCost+1) * int32(budget/HalfCost+1)
+	if *h > 1<<20 {
+		for i := range s.history {
+			for j := range s.history[i] {
+				s.history[i][j] /= 2
+			}
+		}
+	}
+}
+
+// repetition returns the value of a repeated position (twofold within the
+// history), and whether there was one.
+func (s *Searcher) repetition(ply int) (Value, bool) {
+	switch s.pos.Repetition(2) {
+	case kifu.RepetitionDraw:
+		return DrawValue, true
+	case kifu.RepetitionWin:
+		return MateIn(ply), true
+	case kifu.RepetitionLoss:
+		return MatedIn(ply), true
+	}
+	return 0, false
+}
