@@ -48,17 +48,17 @@ func PieceValue(pt kifu.PieceType) Value { return boardValue[pt] }
 
 // Evaluation terms (centipawns), documented with Evaluate.
 const (
-	guardNear       = 45 // gold or silver next to its own king
-	guardFar        = 20 // gold or silver two squares from its own king
-	attackerNear    = 55 // promoted or gold-like piece next to the enemy king
-	attackerFar     = 25 // ... two squares away
-	sliderMobility  = 3  // per square a bishop/rook/horse/dragon attacks
-	kingZoneAttack  = 28 // per enemy attack on a square around the king beyond its defenders
-	kingZoneHand    = 12 // per enemy non-pawn piece in hand, per empty square around the king
-	kingOpenFront   = 30 // no own piece in front of the king (file of the king)
-	pawnAdvance     = 4  // per rank a pawn has advanced beyond its start rank
-	entryKingBonus  = 60 // the king in the opponent's camp (入玉), per supporting piece
-	tempo           = 20 // the side to move is to move
+	guardNear      = 45 // gold or silver next to its own king
+	guardFar       = 20 // gold or silver two squares from its own king
+	attackerNear   = 55 // promoted or gold-like piece next to the enemy king
+	attackerFar    = 25 // ... two squares away
+	sliderMobility = 3  // per square a bishop/rook/horse/dragon attacks
+	kingZoneAttack = 28 // per enemy attack on a square around the king beyond its defenders
+	kingZoneHand   = 12 // per enemy non-pawn piece in hand, per empty square around the king
+	kingOpenFront  = 30 // no own piece in front of the king (file of the king)
+	pawnAdvance    = 4  // per rank a pawn has advanced beyond its start rank
+	entryKingBonus = 60 // the king in the opponent's camp (入玉), per supporting piece
+	tempo          = 20 // the side to move is to move
 )
 
 // Evaluate returns a static evaluation of p from the side to move's point
