@@ -1,0 +1,42 @@
+package tables
+
+import (
+	"github.com/rpshogi/rpshogi/categorize"
+)
+
+// Entry is one row of the table: a category's counts and its smoothed
+// transition probability.
+type Entry struct {
+	Name string
+	NP   int64   // positions where a move of the category was played
+	NC   int64   // positions where a move of the category was legal
+	P    float64 // smoothed probability, see Generate
+	Cost int     // -100·log2 P, rounded, in 0..MaxCost
+}
+
+// MaxCost caps a category's cost: probabilities below 2^-20 cost 2000.
+const MaxCost = 2000
+
+// Prob returns the transition probability of category c.
+func Prob(c categorize.Category) float64 { return entries[c].P }
+
+// Cost returns the realization-probability cost of category c:
+// -100·log2 Prob(c), rounded.
+func Cost(c categorize.Category) int { return entries[c].Cost }
+
+// Entries returns the whole table, indexed by category ID. The slice must
+// not be modified.
+func Entries() []Entry { return entries[:] }
+
+// Costs returns the cost of every category, indexed by category ID, in a
+// fixed-size array suitable for the engine's hot path.
+func Costs() [categorize.MaxCategories]int32 {
+	var c [categorize.MaxCategories]int32
+	for i, e := range entries {
+		c[i] = int32(e.Cost)
+	}
+	for i := len(entries); i < len(c); i++ {
+		c[i] = MaxCost
+	}
+	return c
+}
