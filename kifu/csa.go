@@ -134,6 +134,11 @@ func (c *csaReader) statements(s string, n int) error {
 	if t == "" {
 		return nil
 	}
+	if t[0] == '#' || strings.HasPrefix(t, "**") {
+		// Server protocol lines (#RESIGN, #TIME_UP) and engine output
+		// that lost its quote are not CSA statements: skip them.
+		return nil
+	}
 	if t[0] == '\'' || t[0] == 'N' || t[0] == '$' {
 		return c.statement(t, n)
 	}
@@ -300,7 +305,7 @@ func (c *csaReader) positionLine(s string, n int) error {
 				return c.syntax(n, s, "want nine cells like -KY or  * ")
 			}
 		}
-		if strings.TrimSpace(rest) != "" {
+		if strings.Trim(rest, " .") != "" { // a "." for a cut trailing blank is seen
 			return c.syntax(n, s, "more than nine cells")
 		}
 	case k == '+' || k == '-':

@@ -272,7 +272,9 @@ func (k *kakinoki) variationLine(s string, n int) error {
 	if !k.started || len(k.rec.Main.Moves) == 0 {
 		return nil // a 変化 header before any move: a known writer bug
 	}
-	num, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), "手"))
+	v = strings.TrimSpace(v)
+	v = strings.TrimSuffix(strings.TrimSuffix(v, "目"), "手")
+	num, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || num < 1 {
 		return k.syntax(n, s, "want 変化：N手 with a move number N")
 	}

@@ -215,7 +215,9 @@ func (b *builder) unresolved(text string, line int, reason string) error {
 // rather than deriving it from the side to move.
 func (b *builder) terminal(e Ending, named bool, text string, line int) error {
 	if b.ended {
-		return b.syntax(line, text, "a second terminal after "+b.cur().br.End.Word)
+		// A second terminal right after the first (%KACHI twice, 投了
+		// then 中断 in real files): the line ended at the first.
+		return nil
 	}
 	if pm := b.pending; pm != nil {
 		offender := b.pos.side
@@ -246,6 +248,9 @@ func (b *builder) summary(s string, line int) error {
 
 // setTime gives the time of the last move or terminal.
 func (b *builder) setTime(t MoveTime) {
+	if len(b.open) == 0 {
+		return
+	}
 	c := b.cur()
 	switch {
 	case b.ended:
@@ -259,6 +264,10 @@ func (b *builder) setTime(t MoveTime) {
 // comment attaches a comment to the last move (or terminal, or the start
 // position).
 func (b *builder) comment(s string) {
+	if len(b.open) == 0 {
+		b.rec.StartComments = append(b.rec.StartComments, s)
+		return
+	}
 	c := b.cur()
 	switch {
 	case b.ended:
@@ -277,6 +286,9 @@ func (b *builder) comment(s string) {
 
 // bookmark sets the bookmark (しおり) of the last move.
 func (b *builder) bookmark(s string) {
+	if len(b.open) == 0 {
+		return
+	}
 	c := b.cur()
 	if !b.ended && b.pending == nil && len(c.br.Moves) > 0 {
 		c.br.Moves[len(c.br.Moves)-1].Bookmark = s
@@ -290,7 +302,9 @@ func (b *builder) variation(n int, text string, line int) error {
 	if b.pending != nil {
 		return b.failPending()
 	}
-	for len(b.open) > 1 && b.cur().first >= n {
+	// Lenient: a line that does not reach ply n cannot be the parent
+	// either (files whose blocks all branch from the main line).
+	for len(b.open) > 1 && (b.cur().first >= n || b.cur().first+len(b.cur().br.Moves) <= n) {
 		b.open = b.open[:len(b.open)-1]
 	}
 	parent := b.cur()
