@@ -532,11 +532,17 @@ func (kw *kakinokiWriter) ending(p *Position, ply int, e *Ending, totals [2]time
 		}
 		b.WriteString("\n")
 	}
+	summary, hasSummary := formatSummary(n, e, p.side, kw.names)
+	if kw.ki2 && hasSummary {
+		// In KI2 the まで line is the terminal: comments on the ending
+		// follow it.
+		b.WriteString(summary + "\n")
+	}
 	for _, c := range e.Comments {
 		b.WriteString("*" + c + "\n")
 	}
-	if s, ok := formatSummary(n, e, p.side, kw.names); ok {
-		b.WriteString(s + "\n")
+	if !kw.ki2 && hasSummary {
+		b.WriteString(summary + "\n")
 	}
 }
 
