@@ -57,7 +57,8 @@ type csaReader struct {
 	*builder
 	name    string
 	setup   setup
-	posSeen bool // PI or P1..P9 given
+	posSeen bool // PI given
+	placed  bool // P+ or P- given
 	rows    int  // P1..P9 rows read
 	moving  bool // the side-to-move line was read
 	skip    bool // a replay error: skip to the next record
@@ -74,7 +75,7 @@ func parseCSA(name, text string) ([]*Record, error) {
 			return nil
 		}
 		if !c.moving {
-			if c.rows == 0 && !c.posSeen && len(c.rec.Header) == 0 && c.rec.StartComments == nil {
+			if c.rows == 0 && !c.posSeen && !c.placed && len(c.rec.Header) == 0 && c.rec.StartComments == nil {
 				return nil // nothing but comments: no record
 			}
 			if err := c.fixStart(c.line, ""); err != nil {
@@ -240,8 +241,8 @@ func (c *csaReader) statement(s string, n int) error {
 
 // fixStart checks the set-up position at the side-to-move line.
 func (c *csaReader) fixStart(n int, s string) error {
-	if !c.posSeen && c.rows == 0 {
-		return c.syntax(n, s, "no start position before the side to move (want PI or P1..P9)")
+	if !c.posSeen && c.rows == 0 && !c.placed {
+		return c.syntax(n, s, "no start position before the side to move (want PI, P1..P9 or P+/P- pieces)")
 	}
 	if c.rows != 0 && c.rows != 9 {
 		return c.syntax(n, s, fmt.Sprintf("the board has %d rows P1..P9, want 9", c.rows))
@@ -262,7 +263,7 @@ func (c *csaReader) positionLine(s string, n int) error {
 	}
 	switch k := s[1]; {
 	case k == 'I':
-		if c.posSeen || c.rows > 0 {
+		if c.posSeen || c.rows > 0 || c.placed {
 			return c.syntax(n, s, "a second start position")
 		}
 		c.posSeen = true
@@ -277,7 +278,7 @@ func (c *csaReader) positionLine(s string, n int) error {
 		}
 	case k >= '1' && k <= '9':
 		r := int(k - '0')
-		if c.posSeen || r != c.rows+1 {
+		if c.posSeen || c.placed || r != c.rows+1 {
 			return c.syntax(n, s, fmt.Sprintf("want row P%d", c.rows+1))
 		}
 		c.rows++
@@ -309,6 +310,7 @@ func (c *csaReader) positionLine(s string, n int) error {
 			return c.syntax(n, s, "more than nine cells")
 		}
 	case k == '+' || k == '-':
+		c.placed = true
 		col := Black
 		if k == '-' {
 			col = White

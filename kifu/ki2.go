@@ -77,9 +77,10 @@ func WriteKI2(w io.Writer, r *Record) error {
 // comments ends its line. It returns the number of tokens on the line.
 func (kw *kakinokiWriter) ki2Token(text string, tokens int, endLine bool) int {
 	if tokens > 0 {
-		kw.b.WriteString("    ")
+		kw.b.WriteString(strings.Repeat(" ", max(2, 14-kw.lastWidth)))
 	}
-	kw.b.WriteString(padText(text, 10))
+	kw.b.WriteString(text)
+	kw.lastWidth = displayWidth(text)
 	tokens++
 	if endLine || tokens == 6 {
 		kw.b.WriteString("\n")

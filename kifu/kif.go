@@ -412,9 +412,10 @@ func WriteKIF(w io.Writer, r *Record) error {
 
 // kakinokiWriter writes KIF or KI2.
 type kakinokiWriter struct {
-	b     strings.Builder
-	ki2   bool
-	names [2]string
+	b         strings.Builder
+	ki2       bool
+	names     [2]string
+	lastWidth int // display width of the last KI2 token written
 }
 
 func writeKakinoki(w io.Writer, r *Record, ki2 bool) error {
@@ -472,9 +473,12 @@ func (kw *kakinokiWriter) branch(p *Position, first int, br *Branch, totals [2]t
 			}
 			tokens = kw.ki2Token(text, tokens, len(nd.Comments) > 0 || nd.Bookmark != "")
 		} else {
-			fmt.Fprintf(b, "%4d %s", first+i, padText(p.KIFMove(nd.Move), 14))
+			text := p.KIFMove(nd.Move)
 			totals[p.side] = kifTotals(&nd.Time, totals[p.side])
-			b.WriteString(formatKIFTime(nd.Time, totals[p.side]))
+			if ts := formatKIFTime(nd.Time, totals[p.side]); ts != "" {
+				text = padText(text, 14) + ts
+			}
+			fmt.Fprintf(b, "%4d %s", first+i, text)
 			if len(nd.Variations) > 0 {
 				b.WriteString("+")
 			}
@@ -526,11 +530,10 @@ func (kw *kakinokiWriter) ending(p *Position, ply int, e *Ending, totals [2]time
 			b.WriteString("\n")
 		}
 	} else if word, ok := kifEndWord(e, stm); ok {
-		fmt.Fprintf(b, "%4d %s", ply, padText(word, 14))
-		if e.Time.HasSpent || e.Time.HasTotal {
-			b.WriteString(formatKIFTime(e.Time, kifTotals(&e.Time, totals[stm])))
+		if ts := formatKIFTime(e.Time, kifTotals(&e.Time, totals[stm])); ts != "" {
+			word = padText(word, 14) + ts
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(b, "%4d %s\n", ply, word)
 	}
 	summary, hasSummary := formatSummary(n, e, p.side, kw.names)
 	if kw.ki2 && hasSummary {
@@ -577,6 +580,15 @@ func formatKIFTime(t MoveTime, total time.Duration) string {
 // padText pads s with spaces to a display width of w columns (full-width
 // characters count 2).
 func padText(s string, w int) string {
+	if width := displayWidth(s); width < w {
+		s += strings.Repeat(" ", w-width)
+	}
+	return s
+}
+
+// displayWidth returns the width of s in columns (full-width characters
+// count 2).
+func displayWidth(s string) int {
 	width := 0
 	for _, r := range s {
 		if r < 0x80 {
@@ -585,8 +597,5 @@ func padText(s string, w int) string {
 			width += 2
 		}
 	}
-	if width < w {
-		s += strings.Repeat(" ", w-width)
-	}
-	return s
+	return width
 }
