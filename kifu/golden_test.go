@@ -175,4 +175,3 @@ func TestMultiGameCSA(t *testing.T) {
 		}
 	}
 }
-
