@@ -58,6 +58,17 @@ func DecodeText(name string, b []byte) (text string, enc Encoding, err error) {
 		return string(b), EncodingASCII, nil
 	}
 	valid := utf8.Valid(b)
+	if !valid {
+		// Valid UTF-8 cut inside its last character: a truncated file,
+		// not another encoding.
+		for k := 1; k <= 3 && k < len(b); k++ {
+			tail := b[len(b)-k:]
+			if utf8.RuneStart(tail[0]) && !utf8.FullRune(tail) && utf8.Valid(b[:len(b)-k]) {
+				return "", EncodingUnknown, &ParseError{File: name, Line: bytes.Count(b, []byte("\n")) + 1,
+					Err: errNotText("the file ends inside a UTF-8 character (truncated?)")}
+			}
+		}
+	}
 	switch declaredEncoding(b) {
 	case EncodingUTF8:
 		if valid {
