@@ -540,9 +540,9 @@ func writeCSARecord(b *strings.Builder, r *Record, v CSAVersion) error {
 	}
 	if word, ok := csaEndWord(e, stm); ok {
 		b.WriteString(word + csaTime(e.Time, v) + "\n")
-	}
-	for _, c := range e.Comments {
-		b.WriteString("'*" + c + "\n")
+		for _, c := range e.Comments {
+			b.WriteString("'*" + c + "\n")
+		}
 	}
 	return nil
 }

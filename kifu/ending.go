@@ -3,6 +3,7 @@ package kifu
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // EndKind says how a line of play ended (終局).
@@ -176,8 +177,14 @@ func (w endWord) ending(word string, stm Color) Ending {
 func unknownEnding(word string) Ending { return Ending{Kind: EndUnknown, Word: word} }
 
 // kifEndWord returns the KIF word for e, given the side to move at the
-// end; ok is false if KIF has no word for it.
+// end; ok is false if KIF has no word for it, or none that gives e's
+// result (the summary line then carries it).
 func kifEndWord(e *Ending, stm Color) (string, bool) {
+	w, ok := kifEndWordOf(e, stm)
+	return w, ok && e.Kind == EndUnknown || ok && kifEndWords[w].ending(w, stm).Result == e.Result
+}
+
+func kifEndWordOf(e *Ending, stm Color) (string, bool) {
 	switch e.Kind {
 	case EndResign:
 		return "投了", true
@@ -210,17 +217,28 @@ func kifEndWord(e *Ending, stm Color) (string, bool) {
 	case EndTry:
 		return "トライ", true
 	case EndUnknown:
-		if w := strings.TrimSpace(e.Word); w != "" && !strings.ContainsAny(w, " \t\n") &&
-			!strings.HasPrefix(w, "まで") {
-			return strings.TrimPrefix(w, "%"), true
+		// An unknown word is written back if it would be read as one.
+		w := e.Word
+		r, _ := utf8.DecodeRuneInString(w)
+		_, mark := moveMarks[r]
+		_, known := kifEndWords[w]
+		if w != "" && !known && !strings.ContainsAny(w, " \t\n\r　(") && !strings.HasPrefix(w, "まで") &&
+			digitValues[r] == 0 && r != '同' && !mark && r != '*' && r != '&' && r != '#' {
+			return w, true
 		}
 	}
 	return "", false
 }
 
 // csaEndWord returns the CSA special move for e, given the side to move
-// at the end; ok is false if CSA has no word for it.
+// at the end; ok is false if CSA has no word for it, or none that gives
+// e's result.
 func csaEndWord(e *Ending, stm Color) (string, bool) {
+	w, ok := csaEndWordOf(e, stm)
+	return w, ok && e.Kind == EndUnknown || ok && csaEndWords[w].ending(w, stm).Result == e.Result
+}
+
+func csaEndWordOf(e *Ending, stm Color) (string, bool) {
 	switch e.Kind {
 	case EndResign:
 		return "%TORYO", true

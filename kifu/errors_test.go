@@ -120,7 +120,6 @@ func bodRows(board string) string {
 	return strings.Join(lines[1:12], "\n") + "\n"
 }
 
-
 // TestDecodeText checks the choice of encoding.
 func TestDecodeText(t *testing.T) {
 	sjis := []byte{0x82, 0xa0, 0x8e, 0x9f} // あ次 in CP932: "\x82\xa0" あ, "\x8e\x9f" 次

@@ -316,21 +316,21 @@ func (k *kakinoki) kifMoveLine(body, s string, n int) error {
 		_, sz := utf8.DecodeRuneInString(word)
 		word = word[sz:]
 	}
-	if w, ok := kifEndWords[word]; ok {
-		e := w.ending(word, k.pos.side)
-		if err := k.terminal(e, false, s, n); err != nil {
-			return err
+	w, special := kifEndWords[word]
+	if r, _ := utf8.DecodeRuneInString(rest); special || digitValues[r] == 0 && r != '同' && !isMarkLine(rest) {
+		e := unknownEnding(word) // an unknown word: kept as an opaque terminal
+		if special {
+			e = w.ending(word, k.pos.side)
 		}
 		t, reason := parseKIFTime(rest[strings.Index(rest, word)+len(word):])
 		if reason != "" {
 			return k.syntax(n, s, reason)
 		}
+		if err := k.terminal(e, false, s, n); err != nil {
+			return err
+		}
 		k.setTime(t)
 		return nil
-	}
-	if r, _ := utf8.DecodeRuneInString(rest); digitValues[r] == 0 && r != '同' && !isMarkLine(rest) {
-		// an unknown word: kept as an opaque terminal
-		return k.terminal(unknownEnding(word), false, s, n)
 	}
 	mt, after, reason := parseKIFMoveText(rest)
 	if reason != "" {
@@ -525,26 +525,30 @@ func (kw *kakinokiWriter) ending(p *Position, ply int, e *Ending, totals [2]time
 		ply++
 		stm = stm.Opp()
 	}
-	if kw.ki2 {
-		if tokens > 0 {
-			b.WriteString("\n")
-		}
-	} else if word, ok := kifEndWord(e, stm); ok {
+	if kw.ki2 && tokens > 0 {
+		b.WriteString("\n")
+	}
+	word, hasWord := kifEndWord(e, stm)
+	if hasWord && !kw.ki2 {
 		if ts := formatKIFTime(e.Time, kifTotals(&e.Time, totals[stm])); ts != "" {
 			word = padText(word, 14) + ts
 		}
 		fmt.Fprintf(b, "%4d %s\n", ply, word)
+	} else {
+		hasWord = false
 	}
 	summary, hasSummary := formatSummary(n, e, p.side, kw.names)
-	if kw.ki2 && hasSummary {
-		// In KI2 the まで line is the terminal: comments on the ending
-		// follow it.
+	if !hasWord && hasSummary {
+		// The まで line is the terminal (always in KI2): comments on the
+		// ending follow it.
 		b.WriteString(summary + "\n")
 	}
-	for _, c := range e.Comments {
-		b.WriteString("*" + c + "\n")
+	if hasWord || hasSummary {
+		for _, c := range e.Comments {
+			b.WriteString("*" + c + "\n")
+		}
 	}
-	if !kw.ki2 && hasSummary {
+	if hasWord && hasSummary {
 		b.WriteString(summary + "\n")
 	}
 }
