@@ -111,4 +111,3 @@ func FuzzDecodeText(f *testing.F) {
 		ParseRecords(name, text) // must not panic
 	})
 }
-
