@@ -118,8 +118,7 @@ func (r *Record) Replay() (*Position, error) {
 type builder struct {
 	rec    *Record
 	format Format
-	start  *Position
-	pos    *Position
+	pos    *Position // the position at the end of the current line
 	open   []openBranch // open lines of play; open[0] is the main line
 	ended  bool         // the current line has its terminal
 	// pending is an illegal move waiting for a foul terminal (§6 rule 11).
@@ -146,8 +145,7 @@ func newBuilder(rec *Record, f Format) *builder {
 
 // setStart fixes the start position.
 func (b *builder) setStart(p *Position) {
-	b.start = p
-	b.pos = p.Clone()
+	b.pos = p
 	b.rec.StartSFEN = p.SFEN()
 	b.open = []openBranch{{br: &b.rec.Main, first: 1}}
 }
@@ -313,7 +311,10 @@ func (b *builder) variation(n int, text string, line int) error {
 		return b.syntax(line, text, fmt.Sprintf("a variation at move %d, but the line it branches from has moves %d to %d",
 			n, parent.first, parent.first+len(parent.br.Moves)-1))
 	}
-	p := b.start.Clone()
+	p, err := ParseSFEN(b.rec.StartSFEN)
+	if err != nil {
+		return err // cannot happen: the start position was read by ParseSFEN
+	}
 	for i, o := range b.open {
 		end := n - 1 // last ply to play in this line
 		if i+1 < len(b.open) {
