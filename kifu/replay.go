@@ -118,7 +118,7 @@ func (r *Record) Replay() (*Position, error) {
 type builder struct {
 	rec    *Record
 	format Format
-	pos    *Position // the position at the end of the current line
+	pos    *Position    // the position at the end of the current line
 	open   []openBranch // open lines of play; open[0] is the main line
 	ended  bool         // the current line has its terminal
 	// pending is an illegal move waiting for a foul terminal (§6 rule 11).
