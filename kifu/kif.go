@@ -78,6 +78,7 @@ type kakinoki struct {
 	bodLine  int
 	handicap string
 	hcLine   int
+	handLine int
 	base     int // move number of the first move minus 1 (KIF)
 	numbered bool
 }
@@ -119,6 +120,8 @@ func (k *kakinoki) startPosition(line int) error {
 		if p, err = k.bod.position(); err != nil {
 			return &ParseError{Format: k.format, File: k.rec.File, Line: k.bodLine, Text: "|", Err: err}
 		}
+	case k.bod.hands != [ColorNB]Hand{}:
+		return k.syntax(k.handLine, "持駒", "pieces in hand without a board diagram (want the | rows of a diagram)")
 	case k.handicap != "":
 		h, ok := LookupHandicap(k.handicap)
 		if !ok {
@@ -257,6 +260,9 @@ func (k *kakinoki) setupLine(s string, n int) (bool, error) {
 				return true, k.syntax(n, s, reason)
 			}
 			k.bod.hands[c] = h
+			if h != 0 {
+				k.handLine = n
+			}
 			return true, nil
 		}
 	}
