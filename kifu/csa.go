@@ -24,6 +24,11 @@ var csaKeys = map[string]string{
 	"$START_TIME": "開始日時", "$END_TIME": "終了日時", "$OPENING": "戦型",
 }
 
+// kifToCSAKeys maps KIF header names back to CSA game-information keys.
+var kifToCSAKeys = map[string]string{
+	"棋戦": "$EVENT", "場所": "$SITE", "開始日時": "$START_TIME", "終了日時": "$END_TIME", "戦型": "$OPENING",
+}
+
 // CSAVersion is the version line a CSA writer produces.
 type CSAVersion string
 
@@ -438,10 +443,12 @@ func parseCSATime(s string) (time.Duration, bool) {
 }
 
 // WriteCSA writes records in CSA of version v (CSAV22 or CSAV30; the
-// default is 2.2), several records separated by "/" lines. KIF metadata
-// that CSA has keys for (players, event, site, start and end time,
-// opening) and the "$KEY" headers are written; other headers, bookmarks
-// and variations cannot be carried by CSA and are left out.
+// default is 2.2), several records separated by "/" lines. The metadata
+// CSA has keys for (players, event, site, start and end time, opening)
+// and the "$KEY" headers are written as such; other KIF headers become
+// "'" comments (which readers ignore). Bookmarks and variations cannot be
+// carried by CSA and are left out, and so is an ending CSA has no special
+// move for (封じ手 is written as %CHUDAN).
 func WriteCSA(w io.Writer, v CSAVersion, recs ...*Record) error {
 	var b strings.Builder
 	if v == CSAV30 {
@@ -468,26 +475,25 @@ func writeCSARecord(b *strings.Builder, r *Record, v CSAVersion) error {
 	}
 	var names [2]bool
 	for _, h := range r.Header {
-		switch h.Key {
-		case "先手", "下手":
+		value := strings.ReplaceAll(h.Value, "\n", `\n`)
+		switch {
+		case h.Key == "先手" || h.Key == "下手":
 			if !names[Black] {
-				b.WriteString("N+" + h.Value + "\n")
+				b.WriteString("N+" + value + "\n")
 			}
 			names[Black] = true
-		case "後手", "上手":
+		case h.Key == "後手" || h.Key == "上手":
 			if !names[White] {
-				b.WriteString("N-" + h.Value + "\n")
+				b.WriteString("N-" + value + "\n")
 			}
 			names[White] = true
+		case kifToCSAKeys[h.Key] != "":
+			b.WriteString(kifToCSAKeys[h.Key] + ":" + value + "\n")
+		case strings.HasPrefix(h.Key, "$"):
+			b.WriteString(h.Key + ":" + value + "\n")
 		default:
-			for ck, kk := range csaKeys {
-				if kk == h.Key && ck[0] == '$' {
-					b.WriteString(ck + ":" + h.Value + "\n")
-				}
-			}
-			if strings.HasPrefix(h.Key, "$") {
-				b.WriteString(h.Key + ":" + h.Value + "\n")
-			}
+			// No CSA key: kept for people as a comment.
+			b.WriteString("'" + h.Key + "：" + value + "\n")
 		}
 	}
 	if hc := r.Handicap(); hc != "" {
@@ -521,7 +527,7 @@ func writeCSARecord(b *strings.Builder, r *Record, v CSAVersion) error {
 	}
 	b.WriteString(csaSign(p.side) + "\n")
 	for _, c := range r.StartComments {
-		b.WriteString("'*" + c + "\n")
+		writeComment(b, "'*", c)
 	}
 	for i, nd := range r.Main.Moves {
 		if ok, why := p.IsLegal(nd.Move); !ok {
@@ -529,7 +535,7 @@ func writeCSARecord(b *strings.Builder, r *Record, v CSAVersion) error {
 		}
 		b.WriteString(csaMove(p, nd.Move) + csaTime(nd.Time, v) + "\n")
 		for _, c := range nd.Comments {
-			b.WriteString("'*" + c + "\n")
+			writeComment(b, "'*", c)
 		}
 		p.DoMove(nd.Move)
 	}
@@ -541,7 +547,7 @@ func writeCSARecord(b *strings.Builder, r *Record, v CSAVersion) error {
 	if word, ok := csaEndWord(e, stm); ok {
 		b.WriteString(word + csaTime(e.Time, v) + "\n")
 		for _, c := range e.Comments {
-			b.WriteString("'*" + c + "\n")
+			writeComment(b, "'*", c)
 		}
 	}
 	return nil

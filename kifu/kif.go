@@ -94,7 +94,7 @@ func parseKakinoki(name, text string, f Format) (*Record, error) {
 			return nil, err
 		}
 	}
-	if err := k.startPosition(0); err != nil {
+	if err := k.startPosition(); err != nil {
 		return nil, err
 	}
 	if err := k.finish(); err != nil {
@@ -105,7 +105,7 @@ func parseKakinoki(name, text string, f Format) (*Record, error) {
 
 // startPosition fixes the start position once the first move (or the end
 // of the text) is reached: a board diagram, else 手合割, else 平手.
-func (k *kakinoki) startPosition(line int) error {
+func (k *kakinoki) startPosition() error {
 	if k.started {
 		return nil
 	}
@@ -154,7 +154,7 @@ func (k *kakinoki) line(s string, n int) error {
 		if k.ki2 {
 			return k.syntax(n, s, "a numbered KIF move line in a KI2 record")
 		}
-		if err := k.startPosition(n); err != nil {
+		if err := k.startPosition(); err != nil {
 			return err
 		}
 		return k.kifMoveLine(body, s, n)
@@ -165,7 +165,7 @@ func (k *kakinoki) line(s string, n int) error {
 			}
 			return k.syntax(n, s, "a KI2 move (▲/△) in a KIF record; want a numbered move line")
 		}
-		if err := k.startPosition(n); err != nil {
+		if err := k.startPosition(); err != nil {
 			return err
 		}
 		return k.ki2Line(body, n)
@@ -181,7 +181,7 @@ func (k *kakinoki) line(s string, n int) error {
 		return nil
 	case strings.HasPrefix(s, "まで"):
 		if !k.started {
-			if err := k.startPosition(n); err != nil {
+			if err := k.startPosition(); err != nil {
 				return err
 			}
 		}
@@ -322,6 +322,9 @@ func (k *kakinoki) kifMoveLine(body, s string, n int) error {
 		_, sz := utf8.DecodeRuneInString(word)
 		word = word[sz:]
 	}
+	if word == "" {
+		return k.syntax(n, s, "want a move or a special word (投了, 中断, ...) after the move number")
+	}
 	w, special := kifEndWords[word]
 	if r, _ := utf8.DecodeRuneInString(rest); special || digitValues[r] == 0 && r != '同' && !isMarkLine(rest) {
 		e := unknownEnding(word) // an unknown word: kept as an opaque terminal
@@ -448,7 +451,7 @@ func writeKakinoki(w io.Writer, r *Record, ki2 bool) error {
 		b.WriteString("手数----指手---------消費時間--\n")
 	}
 	for _, c := range r.StartComments {
-		b.WriteString("*" + c + "\n")
+		writeComment(b, "*", c)
 	}
 	if err := kw.branch(p, 1, &r.Main, [2]time.Duration{}); err != nil {
 		return err
@@ -491,7 +494,7 @@ func (kw *kakinokiWriter) branch(p *Position, first int, br *Branch, totals [2]t
 			b.WriteString("\n")
 		}
 		for _, c := range nd.Comments {
-			b.WriteString("*" + c + "\n")
+			writeComment(b, "*", c)
 		}
 		if nd.Bookmark != "" {
 			b.WriteString("&" + nd.Bookmark + "\n")
@@ -551,7 +554,7 @@ func (kw *kakinokiWriter) ending(p *Position, ply int, e *Ending, totals [2]time
 	}
 	if hasWord || hasSummary {
 		for _, c := range e.Comments {
-			b.WriteString("*" + c + "\n")
+			writeComment(b, "*", c)
 		}
 	}
 	if hasWord && hasSummary {
@@ -608,4 +611,12 @@ func displayWidth(s string) int {
 		}
 	}
 	return width
+}
+
+// writeComment writes a comment line with its prefix ("*" in KIF and KI2,
+// "'*" in CSA); a comment holding line breaks becomes several comments.
+func writeComment(b *strings.Builder, prefix, c string) {
+	for _, line := range strings.Split(strings.ReplaceAll(c, "\r", ""), "\n") {
+		b.WriteString(prefix + line + "\n")
+	}
 }
