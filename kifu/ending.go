@@ -427,7 +427,9 @@ func formatSummary(n int, e *Ending, stm Color, names [2]string) (string, bool) 
 			return pre + w + "のトライ勝ち", true
 		}
 	case EndUnknown:
-		if strings.HasPrefix(e.Word, "まで") {
+		// A summary line this package cannot read is written back as it
+		// was.
+		if back, _, ok := parseSummary(e.Word, stm); ok && back.Kind == EndUnknown {
 			return e.Word, true
 		}
 		return "", false
