@@ -106,15 +106,14 @@ type IllegalMove struct {
 	Kind IllegalMoveKind // the rule it breaks
 }
 
-// endWord describes one terminal word of KIF (and KI2 tokens) or CSA.
-// loser tells who loses: +1 the side to move wins, -1 the side to move
-// loses, 0 no winner (result from draw).
+// endWord describes one terminal word of KIF (and KI2 tokens) or CSA and
+// the result it implies.
 type endWord struct {
 	kind  EndKind
-	stm   int8 // +1: side to move wins, -1: side to move loses, 0: see draw
-	draw  bool
-	black bool // CSA %+ILLEGAL_ACTION: Black fouled (stm ignored)
-	white bool // CSA %-ILLEGAL_ACTION
+	stm   int8 // +1: the side to move wins, -1: it loses, 0: no winner
+	draw  bool // the game is drawn
+	black bool // CSA %+ILLEGAL_ACTION: Black fouled, White wins (stm ignored)
+	white bool // CSA %-ILLEGAL_ACTION: White fouled, Black wins
 }
 
 // kifEndWords maps the KIF special-move words (formats.md §2.6).
