@@ -175,3 +175,48 @@ func TestMultiGameCSA(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteGolden writes a few test records in every format and compares
+// the text with testdata/write/*.golden (-update rewrites them).
+func TestWriteGolden(t *testing.T) {
+	inputs := []string{"kif/variations.kif", "kif/bod.kif", "kif/illegal-foul.kif", "ki2/handicap-sjis.ki2", "csa/v30.csa"}
+	for _, in := range inputs {
+		data, err := os.ReadFile(filepath.Join("testdata", in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, _, err := DecodeText(in, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := ParseRecords(in, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range []string{"kif", "ki2", "csa2.2", "csa3.0", "sfen"} {
+			t.Run(in+"/"+format, func(t *testing.T) {
+				got, _, err := writeFormat(recs[0], format)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden := filepath.Join("testdata", "write", strings.ReplaceAll(in, "/", "-")+"."+format+".golden")
+				if *update {
+					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -run TestWriteGolden -update to create it)", err)
+				}
+				if got != string(want) {
+					t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)
+				}
+			})
+		}
+	}
+}

@@ -485,7 +485,7 @@ func (kw *kakinokiWriter) branch(p *Position, first int, br *Branch, totals [2]t
 			text := p.KIFMove(nd.Move)
 			totals[p.side] = kifTotals(&nd.Time, totals[p.side])
 			if ts := formatKIFTime(nd.Time, totals[p.side]); ts != "" {
-				text = padText(text, 14) + ts
+				text = padText(text, 13) + ts
 			}
 			fmt.Fprintf(b, "%4d %s", first+i, text)
 			if len(nd.Variations) > 0 {
@@ -540,7 +540,7 @@ func (kw *kakinokiWriter) ending(p *Position, ply int, e *Ending, totals [2]time
 	word, hasWord := kifEndWord(e, stm)
 	if hasWord && !kw.ki2 {
 		if ts := formatKIFTime(e.Time, kifTotals(&e.Time, totals[stm])); ts != "" {
-			word = padText(word, 14) + ts
+			word = padText(word, 13) + ts
 		}
 		fmt.Fprintf(b, "%4d %s\n", ply, word)
 	} else {
