@@ -333,10 +333,6 @@ func resolveKI2(p *Position, mt *moveText) (m Move, kind IllegalMoveKind, reason
 	}
 	switch len(origins) {
 	case 0:
-		if pt.IsHandType() && p.hands[us].Has(pt) && p.board[to] == NoPiece && !mt.promote && !mt.noPromote {
-			m = NewDrop(us, pt, to)
-			return m, p.legality(m), ""
-		}
 		return MoveNone, LegalMove, "no " + kifPieceNames[pt] + " of the side to move can reach " +
 			zenDigits[to.File()] + kanjiNumerals[to.Rank()] + wordsNote(mt)
 	case 1:

@@ -168,6 +168,8 @@ func TestKI2Rejects(t *testing.T) {
 		{"same first move", StartSFEN, "▲同　歩", "no previous move"},
 		{"bad word", StartSFEN, "▲７六歩左x", "unexpected"},
 		{"nifu", "k8/9/9/9/9/9/4P4/9/4K4 b P 1", "▲５五歩", "二歩"},
+		{"words on a drop", "k8/9/9/9/9/9/9/9/4K4 b G 1", "▲５五金上", "can reach ５五 with 上"},
+		{"promotion on a drop", "k8/9/9/9/9/9/9/9/4K4 b S 1", "▲５三銀成", "can reach"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
