@@ -20,13 +20,13 @@ var csaCodes = [PieceTypeNB]string{"", "FU", "KY", "KE", "GI", "KA", "HI", "KI",
 // csaKeys maps the CSA game-information keys that KIF also knows to the
 // KIF header names used in Record.Header.
 var csaKeys = map[string]string{
-	"N+": "先手", "N-": "後手", "$EVENT": "棋戦", "$SITE": "場所",
-	"$START_TIME": "開始日時", "$END_TIME": "終了日時", "$OPENING": "戦型",
+	"N+": KeyBlack, "N-": KeyWhite, "$EVENT": KeyEvent, "$SITE": KeySite,
+	"$START_TIME": KeyStartTime, "$END_TIME": KeyEndTime, "$OPENING": KeyOpening,
 }
 
 // kifToCSAKeys maps KIF header names back to CSA game-information keys.
 var kifToCSAKeys = map[string]string{
-	"棋戦": "$EVENT", "場所": "$SITE", "開始日時": "$START_TIME", "終了日時": "$END_TIME", "戦型": "$OPENING",
+	KeyEvent: "$EVENT", KeySite: "$SITE", KeyStartTime: "$START_TIME", KeyEndTime: "$END_TIME", KeyOpening: "$OPENING",
 }
 
 // CSAVersion is the version line a CSA writer produces.

@@ -134,3 +134,23 @@ func TestSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestCSAKeyMaps checks that the CSA key maps are inverse to each other.
+func TestCSAKeyMaps(t *testing.T) {
+	for csa, kif := range csaKeys {
+		if csa[0] == '$' && kifToCSAKeys[kif] != csa {
+			t.Errorf("%s reads as %s, which writes as %q", csa, kif, kifToCSAKeys[kif])
+		}
+	}
+	if len(kifToCSAKeys) != len(csaKeys)-2 {
+		t.Errorf("%d KIF keys written as CSA $ keys, want %d", len(kifToCSAKeys), len(csaKeys)-2)
+	}
+	r := &Record{Header: []HeaderField{{"$TIME_LIMIT", "00:25+00"}}}
+	if r.TimeControl() != "00:25+00" {
+		t.Errorf("TimeControl = %q", r.TimeControl())
+	}
+	r = &Record{Header: []HeaderField{{KeyTimeLimit, "各30分"}, {"秒読み", "30秒"}}}
+	if r.TimeControl() != "各30分 秒読み30秒" {
+		t.Errorf("TimeControl = %q", r.TimeControl())
+	}
+}

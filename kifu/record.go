@@ -73,6 +73,19 @@ type Record struct {
 	ReplayErr *ReplayError
 }
 
+// Header keys of the metadata that KIF and CSA both carry (KIF names; the
+// CSA key each is read from and written to is given).
+const (
+	KeyBlack     = "先手"   // N+ (下手 in KIF handicap games; see Player)
+	KeyWhite     = "後手"   // N- (上手 in KIF handicap games)
+	KeyEvent     = "棋戦"   // $EVENT
+	KeySite      = "場所"   // $SITE
+	KeyStartTime = "開始日時" // $START_TIME
+	KeyEndTime   = "終了日時" // $END_TIME
+	KeyOpening   = "戦型"   // $OPENING
+	KeyTimeLimit = "持ち時間" // KIF prose; CSA's $TIME_LIMIT and $TIME are kept under their own keys
+)
+
 // HeaderField is one metadata line: a key and its value.
 type HeaderField struct {
 	Key, Value string
@@ -132,6 +145,23 @@ func (r *Record) Player(c Color) string {
 	for _, h := range r.Header {
 		if h.Key == keys[0] || h.Key == keys[1] {
 			return h.Value
+		}
+	}
+	return ""
+}
+
+// TimeControl returns the time control as the record states it: the KIF
+// 持ち時間 (with 秒読み), or CSA's $TIME_LIMIT or $TIME, or "".
+func (r *Record) TimeControl() string {
+	if v := r.Get(KeyTimeLimit); v != "" {
+		if b := r.Get("秒読み"); b != "" {
+			v += " 秒読み" + b
+		}
+		return v
+	}
+	for _, k := range []string{"$TIME_LIMIT", "$TIME"} {
+		if v := r.Get(k); v != "" {
+			return v
 		}
 	}
 	return ""
