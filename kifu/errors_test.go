@@ -43,6 +43,8 @@ func TestBadInput(t *testing.T) {
 			line: 2, is: ErrRecordSyntax, found: "３四歩", want: "move number 3, want 2"},
 		{name: "KI2 move in a KIF file", file: "x.kif", text: "▲７六歩 △３四歩\n",
 			line: 1, is: ErrRecordSyntax, found: "▲７六歩", want: "want a numbered move line"},
+		{name: "KIF move without a number", file: "x.kif", text: "   1 ７六歩(77)\n３四歩(33)\n",
+			line: 2, is: ErrRecordSyntax, found: "３四歩", want: "without a move number"},
 		{name: "move after the end", file: "x.kif", text: "   1 ７六歩(77)\n   2 投了\n   3 ２六歩(27)\n",
 			line: 3, is: ErrRecordSyntax, found: "２六歩", want: "after the end of the game"},
 		{name: "CSA move by the wrong side", file: "x.csa", text: "PI\n+\n-3334FU\n",
