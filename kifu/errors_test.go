@@ -45,6 +45,8 @@ func TestBadInput(t *testing.T) {
 			line: 1, is: ErrRecordSyntax, found: "▲７六歩", want: "want a numbered move line"},
 		{name: "KIF move without a number", file: "x.kif", text: "   1 ７六歩(77)\n３四歩(33)\n",
 			line: 2, is: ErrRecordSyntax, found: "３四歩", want: "without a move number"},
+		{name: "KI2 move without a mark", file: "x.ki2", text: "▲７六歩\n３四歩\n",
+			line: 2, is: ErrRecordSyntax, found: "３四歩", want: "without its mark"},
 		{name: "move after the end", file: "x.kif", text: "   1 ７六歩(77)\n   2 投了\n   3 ２六歩(27)\n",
 			line: 3, is: ErrRecordSyntax, found: "２六歩", want: "after the end of the game"},
 		{name: "CSA move by the wrong side", file: "x.csa", text: "PI\n+\n-3334FU\n",

@@ -197,7 +197,10 @@ func (k *kakinoki) line(s string, n int) error {
 		k.rec.Header = append(k.rec.Header, HeaderField{key, value})
 		return nil
 	}
-	if r, _ := utf8.DecodeRuneInString(body); !k.ki2 && len(k.rec.Main.Moves) > 0 && (digitValues[r] > 0 && r >= 0x80 || r == '同') {
+	if r, _ := utf8.DecodeRuneInString(body); len(k.rec.Main.Moves) > 0 && (digitValues[r] > 0 && r >= 0x80 || r == '同') {
+		if k.ki2 {
+			return k.syntax(n, s, "a move without its mark; want ▲ or △ before each move")
+		}
 		return k.syntax(n, s, "a move without a move number; want a numbered move line")
 	}
 	return nil // rulers, frames, 手数＝…, 盤面回転 and other prose
