@@ -66,6 +66,8 @@ search engine.`,
 	})
 	root.AddCommand(
 		newPerftCmd(ios, nil),
+		newConvertCmd(ios, nil),
+		newShowCmd(ios, nil),
 	)
 	return root
 }
