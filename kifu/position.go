@@ -31,9 +31,11 @@ type state struct {
 	contCheck [ColorNB]int16
 }
 
-// stateCap is the initial capacity of the state stack, enough for any real
-// game, so that DoMove does not allocate.
-const stateCap = 1024
+// stateCap is the initial capacity of the state stack. It grows by
+// doubling as moves are made, so after the first few moves of a game or a
+// search DoMove no longer allocates; positions that are set up and thrown
+// away (records, tests) stay small.
+const stateCap = 32
 
 func newEmptyPosition() *Position {
 	p := &Position{states: make([]state, 1, stateCap), startPly: 1}
