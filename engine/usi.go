@@ -86,7 +86,7 @@ func newUSI(w io.Writer, cfg Config) *usi {
 func (u *usi) handle(line string) (quit bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			u.out.println("info string internal error on %q: %v", line, r)
+			u.out.println("info string internal error on %q: %v", clip(line, 80), r)
 		}
 	}()
 	f := strings.Fields(line)
@@ -132,7 +132,7 @@ func (u *usi) handle(line string) (quit bool) {
 	case "eval":
 		u.out.println("info string eval %d", Evaluate(u.pos))
 	default:
-		u.out.println("info string unknown command %q", f[0])
+		u.out.println("info string unknown command %q", clip(f[0], 40))
 	}
 	return false
 }
@@ -407,4 +407,12 @@ func formatBestMove(r Result, ponder bool) string {
 		return "bestmove " + r.Move.USI() + " ponder " + r.Ponder.USI()
 	}
 	return "bestmove " + r.Move.USI()
+}
+
+// clip shortens s to at most n bytes for echoing it back.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
