@@ -3,7 +3,9 @@ module github.com/rpshogi/rpshogi
 go 1.26.0
 
 require (
+	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/spf13/cobra v1.10.2
+	golang.org/x/sync v0.24.0
 	golang.org/x/text v0.43.0
 )
 
