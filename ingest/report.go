@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 )
 
@@ -124,10 +123,10 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 
 // WriteText writes the report as a table for people: the counts, then
 // every listed reject and warning.
-func (r *Report) WriteText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+func (r *Report) WriteText(out io.Writer) error {
+	w := &errWriter{w: out}
 	row := func(label string, n int, note string) {
-		fmt.Fprintf(tw, "%s\t%d\t%s\n", label, n, note)
+		fmt.Fprintf(w, "%-14s %8d%s\n", label, n, note)
 	}
 	row("files", r.Files, fmt.Sprintf(" %s read", sizeString(r.Bytes)))
 	row("records", r.Records, "")
@@ -146,9 +145,6 @@ func (r *Report) WriteText(w io.Writer) error {
 		row("  "+string(k), r.RejectedBy[k], "")
 	}
 	row("warnings", r.Warnings, "")
-	if err := tw.Flush(); err != nil {
-		return err
-	}
 	check := "ok"
 	if err := r.Check(); err != nil {
 		check = err.Error()
@@ -180,7 +176,22 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "  ... and %d more\n", n)
 		}
 	}
-	return nil
+	return w.err
+}
+
+// errWriter keeps the first write error and writes nothing after it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
 }
 
 func countList(m map[string]int) string {
