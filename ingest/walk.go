@@ -36,7 +36,9 @@ type Input struct {
 }
 
 // Walker expands input paths into a stream of Inputs in a stable order:
-// paths in the order given; directories recursively in lexical order;
+// paths in the order given; directories recursively in lexical order
+// (symbolic links to folders are followed when given as a path, not
+// inside a folder);
 // glob patterns expanded and sorted; zip, tar and tar.gz/tgz archives
 // member by member in lexical member order (nested archives are opened
 // too); "-" reads records from standard input.
@@ -166,7 +168,13 @@ func (w *Walker) wanted(name string) bool {
 }
 
 func (w *Walker) walkDir(ctx context.Context, dir string, emit func(Input) error) error {
-	// filepath.WalkDir visits entries in lexical order.
+	// filepath.WalkDir visits entries in lexical order. It does not
+	// follow a root that is a symbolic link to a folder (it Lstats the
+	// root); with a trailing separator the link is resolved. Links to
+	// folders inside the tree are not followed (no cycles).
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		dir += string(filepath.Separator)
+	}
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {

@@ -164,6 +164,12 @@ func TestPathLess(t *testing.T) {
 func TestWalkPatterns(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"b.kif": "B", "a.csa": "A", "notes.txt": "N", "odd[1].kif": "O", "sub/c.ki2": "C"})
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink("..", filepath.Join(dir, "sub", "up")); err != nil {
+		t.Fatal(err)
+	}
 	w := &Walker{Exts: RecordExts}
 	names := func(ins []Input) []string {
 		var out []string
@@ -178,10 +184,12 @@ func TestWalkPatterns(t *testing.T) {
 		paths []string
 		want  []string
 	}{
-		{"glob", []string{"*"}, []string{"a.csa", "b.kif", "odd[1].kif", "sub/c.ki2"}},
+		{"glob", []string{"*"}, []string{"a.csa", "b.kif", "link/c.ki2", "odd[1].kif", "sub/c.ki2"}},
 		{"explicit", []string{"notes.txt", "b.kif"}, []string{"notes.txt", "b.kif"}},
 		{"literal brackets", []string{"odd[1].kif"}, []string{"odd[1].kif"}},
 		{"glob of kif", []string{"*.kif"}, []string{"b.kif", "odd[1].kif"}},
+		{"link to a folder", []string{"link"}, []string{"link/c.ki2"}},
+		{"folder holding a link to a folder", []string{"sub"}, []string{"sub/c.ki2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
