@@ -600,3 +600,46 @@ func TestReportCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestVariationError: a broken variation (変化) does not reject the game
+// (its main line is whole) but is reported as a warning.
+func TestVariationError(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "v.kif", []byte(strings.Join([]string{
+		"手合割：平手", "手数----指手---------消費時間--",
+		"   1 ７六歩(77)", "   2 ３四歩(33)+", "   3 ２六歩(27)", "   4 投了",
+		"", "変化：2手", "   2 ８四歩(83)", "   3 ７六歩(77)", ""}, "\n")))
+	var plies int
+	rep, err := Run(context.Background(), Options{}, []string{dir}, Funcs{GameFunc: func(g *Game) error { plies = g.Plies; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Accepted != 1 || plies != 3 || rep.Warnings != 1 || rep.WarningList[0].Line != 10 ||
+		!strings.Contains(rep.WarningList[0].Reason, "variation ply 3") {
+		t.Errorf("accepted %d (%d plies), warnings %+v", rep.Accepted, plies, rep.WarningList)
+	}
+}
+
+// TestAllFiles: files without a record extension inside a folder are
+// skipped, or read (and rejected if they are no record) with AllFiles.
+func TestAllFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "a.kif", goodKIF(t, 1))
+	writeFile(t, dir, "README.txt", []byte("a collection of games\n"))
+	writeFile(t, dir, "game.txt", recordBytes(t, kifu.FormatCSA, randomRecord(t, 2, 20, kifu.StartSFEN)))
+	tests := []struct {
+		all                       bool
+		files, accepted, rejected int
+	}{{false, 1, 1, 0}, {true, 3, 2, 1}}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.all), func(t *testing.T) {
+			rep, err := Run(context.Background(), Options{AllFiles: tt.all}, []string{dir}, Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Files != tt.files || rep.Accepted != tt.accepted || rep.Rejected != tt.rejected {
+				t.Errorf("files %d accepted %d rejected %d, want %d %d %d", rep.Files, rep.Accepted, rep.Rejected, tt.files, tt.accepted, tt.rejected)
+			}
+		})
+	}
+}
