@@ -53,7 +53,8 @@ type Progress struct {
 // The stages are a walker, opts.Workers workers (decode, parse, replay,
 // digest) and one collector that merges their results in order, applies
 // the filter, deduplicates by digest (the first game in walk order is
-// kept) and calls sink; channels between them are bounded and at most a
+// kept; filters come first, so a game is kept from its first copy that
+// passes them) and calls sink; channels between them are bounded and at most a
 // few files per worker are in flight, so memory does not grow with the
 // number of games read. What grows is the set of digests of the
 // accepted games (about 50 bytes each, plus the name of each input
@@ -177,8 +178,8 @@ func Run(ctx context.Context, opts Options, paths []string, sink Sink) (*Report,
 }
 
 // digestKey is the first half of a game digest, the key of the set of
-// games seen in a run (128 bits: no collision is expected below 10¹⁸
-// games).
+// games seen in a run: with 128 bits the chance that two of n distinct
+// games collide is about n²/2¹²⁹, below 10⁻¹⁸ for a billion games.
 type digestKey [16]byte
 
 // collector accounts for files in order; it runs in one goroutine.
