@@ -173,10 +173,10 @@ func InitSchema(ctx context.Context, tx *sql.Tx) error {
 
 // StoreStats counts what a Store wrote.
 type StoreStats struct {
-	GamesAdded      int // new rows in games
-	GamesKnown      int // games already stored by an earlier run
-	DuplicatesAdded int // new rows in duplicates
-	RejectsAdded    int // new rows in rejects
+	GamesAdded      int `json:"games_added"`      // new rows in games
+	GamesKnown      int `json:"games_known"`      // games already stored by an earlier run
+	DuplicatesAdded int `json:"duplicates_added"` // new rows in duplicates
+	RejectsAdded    int `json:"rejects_added"`    // new rows in rejects
 }
 
 // Store is a Sink that writes games, duplicates and rejects to the ingest

@@ -389,7 +389,7 @@ func errTooLarge(n int64) error {
 // readLimited reads all of r, failing beyond MaxFileSize.
 func readLimited(r io.Reader) ([]byte, error) {
 	if r == nil {
-		return nil, errors.New("no input")
+		return nil, errors.New("no standard input to read")
 	}
 	b, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
 	if err != nil {

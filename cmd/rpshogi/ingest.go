@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/rpshogi/rpshogi/ingest"
@@ -70,7 +71,7 @@ func (f *recordFlags) options() (ingest.Options, error) {
 		return opts, usageErrorf("--since %s is after --until %s", flt.Since, flt.Until)
 	}
 	if flt.Results, err = ingest.ParseEndKinds(f.Results); err != nil {
-		return opts, &usageError{fmt.Errorf("--result: %w", err)}
+		return opts, usageErrorf("--result: %s", strings.TrimPrefix(err.Error(), "ingest: "))
 	}
 	return opts, nil
 }

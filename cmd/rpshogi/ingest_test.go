@@ -146,7 +146,7 @@ func TestIngestJSON(t *testing.T) {
 			t.Errorf("a reject has no %q: %v", k, rep.Rejects[0])
 		}
 	}
-	if got.DB != db || got.Database["GamesAdded"] != rep.Accepted {
+	if got.DB != db || got.Database["games_added"] != rep.Accepted {
 		t.Errorf("db %q, database %v", got.DB, got.Database)
 	}
 }
