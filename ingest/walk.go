@@ -36,7 +36,9 @@ type Input struct {
 }
 
 // Walker expands input paths into a stream of Inputs in a stable order:
-// paths in the order given; directories recursively in lexical order;
+// paths in the order given; directories recursively in lexical order
+// (symbolic links to folders are followed when given as a path, not
+// inside a folder);
 // glob patterns expanded and sorted; zip, tar and tar.gz/tgz archives
 // member by member in lexical member order (nested archives are opened
 // too); "-" reads records from standard input.
@@ -65,10 +67,49 @@ func archiveKind(name string) string {
 	return ""
 }
 
+// Check verifies that every path names something: "-", an existing file
+// or folder, or a glob pattern that matches at least one file. Run calls
+// it before reading anything, so that a mistyped path stops the run
+// before any work is done.
+func (w *Walker) Check(paths []string) error {
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		if _, err := w.expand(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expand returns the files and folders a path names: itself if it exists
+// (even if its name holds glob characters), else the sorted matches of
+// the glob pattern it is. glob is true for pattern matches.
+func (w *Walker) expand(p string) (matches []string, err error) {
+	if _, err := os.Stat(p); err == nil || !strings.ContainsAny(p, "*?[") {
+		if err != nil {
+			return nil, fmt.Errorf("ingest: %w", err)
+		}
+		return []string{p}, nil
+	}
+	m, err := filepath.Glob(p)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: bad pattern %q: %w", p, err)
+	}
+	if len(m) == 0 {
+		return nil, fmt.Errorf("ingest: %q matches no file", p)
+	}
+	sort.Strings(m)
+	return m, nil
+}
+
 // Walk sends every input of paths to out, in order, and closes nothing.
 // It stops early when ctx is cancelled. Errors about a single input are
 // delivered as Inputs with Err set; Walk itself fails only when a path
 // names nothing at all (a missing file, a pattern that matches nothing).
+// Files matched by a glob pattern are filtered by Exts like the files of
+// a folder; a file named explicitly is always read.
 func (w *Walker) Walk(ctx context.Context, paths []string, out chan<- Input) error {
 	seq := 0
 	emit := func(in Input) error {
@@ -82,6 +123,9 @@ func (w *Walker) Walk(ctx context.Context, paths []string, out chan<- Input) err
 		}
 	}
 	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if p == "-" {
 			data, err := readLimited(w.Stdin)
 			if err := emit(Input{Name: "-", Data: data, Err: err}); err != nil {
@@ -89,18 +133,11 @@ func (w *Walker) Walk(ctx context.Context, paths []string, out chan<- Input) err
 			}
 			continue
 		}
-		matches := []string{p}
-		if strings.ContainsAny(p, "*?[") {
-			m, err := filepath.Glob(p)
-			if err != nil {
-				return fmt.Errorf("ingest: bad pattern %q: %w", p, err)
-			}
-			if len(m) == 0 {
-				return fmt.Errorf("ingest: %q matches no file", p)
-			}
-			sort.Strings(m)
-			matches = m
+		matches, err := w.expand(p)
+		if err != nil {
+			return err
 		}
+		glob := len(matches) != 1 || matches[0] != p
 		for _, m := range matches {
 			fi, err := os.Stat(m)
 			if err != nil {
@@ -112,7 +149,10 @@ func (w *Walker) Walk(ctx context.Context, paths []string, out chan<- Input) err
 				}
 				continue
 			}
-			if err := w.walkFile(m, emit); err != nil {
+			if glob && !w.wanted(m) {
+				continue
+			}
+			if err := w.walkFile(ctx, m, emit); err != nil {
 				return err
 			}
 		}
@@ -128,7 +168,13 @@ func (w *Walker) wanted(name string) bool {
 }
 
 func (w *Walker) walkDir(ctx context.Context, dir string, emit func(Input) error) error {
-	// filepath.WalkDir visits entries in lexical order.
+	// filepath.WalkDir visits entries in lexical order. It does not
+	// follow a root that is a symbolic link to a folder (it Lstats the
+	// root); with a trailing separator the link is resolved. Links to
+	// folders inside the tree are not followed (no cycles).
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		dir += string(filepath.Separator)
+	}
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
@@ -142,11 +188,11 @@ func (w *Walker) walkDir(ctx context.Context, dir string, emit func(Input) error
 		if d.IsDir() || !w.wanted(p) {
 			return nil
 		}
-		return w.walkFile(p, emit)
+		return w.walkFile(ctx, p, emit)
 	})
 }
 
-func (w *Walker) walkFile(p string, emit func(Input) error) error {
+func (w *Walker) walkFile(ctx context.Context, p string, emit func(Input) error) error {
 	switch archiveKind(p) {
 	case "zip":
 		// Zip archives are read from disk through their index, so their
@@ -156,14 +202,14 @@ func (w *Walker) walkFile(p string, emit func(Input) error) error {
 			return emit(Input{Name: p, Err: fmt.Errorf("not a zip archive: %w", err)})
 		}
 		defer zr.Close()
-		return w.walkZip(p, &zr.Reader, emit)
+		return w.walkZip(ctx, p, &zr.Reader, emit)
 	case "tar", "tgz":
 		f, err := os.Open(p)
 		if err != nil {
 			return emit(Input{Name: p, Err: err})
 		}
 		defer f.Close()
-		return w.walkTarStream(p, f, emit)
+		return w.walkTarStream(ctx, p, f, emit)
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -179,21 +225,21 @@ func (w *Walker) walkFile(p string, emit func(Input) error) error {
 
 // walkBytes emits data as one input, or its members if it is an archive
 // (an archive inside an archive).
-func (w *Walker) walkBytes(name string, data []byte, emit func(Input) error) error {
+func (w *Walker) walkBytes(ctx context.Context, name string, data []byte, emit func(Input) error) error {
 	switch archiveKind(name) {
 	case "zip":
 		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			return emit(Input{Name: name, Err: fmt.Errorf("not a zip archive: %w", err)})
 		}
-		return w.walkZip(name, zr, emit)
+		return w.walkZip(ctx, name, zr, emit)
 	case "tar", "tgz":
-		return w.walkTarStream(name, bytes.NewReader(data), emit)
+		return w.walkTarStream(ctx, name, bytes.NewReader(data), emit)
 	}
 	return emit(Input{Name: name, Data: data})
 }
 
-func (w *Walker) walkZip(name string, zr *zip.Reader, emit func(Input) error) error {
+func (w *Walker) walkZip(ctx context.Context, name string, zr *zip.Reader, emit func(Input) error) error {
 	files := append([]*zip.File(nil), zr.File...)
 	sort.SliceStable(files, func(i, j int) bool { return pathLess(files[i].Name, files[j].Name) })
 	for _, f := range files {
@@ -222,7 +268,7 @@ func (w *Walker) walkZip(name string, zr *zip.Reader, emit func(Input) error) er
 			}
 			continue
 		}
-		if err := w.walkBytes(member, b, emit); err != nil {
+		if err := w.walkBytes(ctx, member, b, emit); err != nil {
 			return err
 		}
 	}
@@ -233,7 +279,7 @@ func (w *Walker) walkZip(name string, zr *zip.Reader, emit func(Input) error) er
 // so to send members in path order they are first spilled to a temporary
 // directory (memory stays flat however large the archive is), then read
 // back in order.
-func (w *Walker) walkTarStream(name string, r io.Reader, emit func(Input) error) error {
+func (w *Walker) walkTarStream(ctx context.Context, name string, r io.Reader, emit func(Input) error) error {
 	if archiveKind(name) == "tgz" {
 		zr, err := gzip.NewReader(r)
 		if err != nil {
@@ -255,6 +301,9 @@ func (w *Walker) walkTarStream(name string, r io.Reader, emit func(Input) error)
 	var members []member
 	tr := tar.NewReader(r)
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		h, err := tr.Next()
 		if err == io.EOF {
 			break
@@ -290,7 +339,7 @@ func (w *Walker) walkTarStream(name string, r io.Reader, emit func(Input) error)
 		if err != nil {
 			return fmt.Errorf("ingest: reading back %s: %w", m.name, err)
 		}
-		if err := w.walkBytes(m.name, b, emit); err != nil {
+		if err := w.walkBytes(ctx, m.name, b, emit); err != nil {
 			return err
 		}
 	}
@@ -340,7 +389,7 @@ func errTooLarge(n int64) error {
 // readLimited reads all of r, failing beyond MaxFileSize.
 func readLimited(r io.Reader) ([]byte, error) {
 	if r == nil {
-		return nil, errors.New("no input")
+		return nil, errors.New("no standard input to read")
 	}
 	b, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
 	if err != nil {

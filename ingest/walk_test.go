@@ -157,3 +157,57 @@ func TestPathLess(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkPatterns: glob matches are filtered like folder entries, a file
+// named explicitly is always read, a name with glob characters that
+// exists is read as it is, and Check finds paths that name nothing.
+func TestWalkPatterns(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"b.kif": "B", "a.csa": "A", "notes.txt": "N", "odd[1].kif": "O", "sub/c.ki2": "C"})
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink("..", filepath.Join(dir, "sub", "up")); err != nil {
+		t.Fatal(err)
+	}
+	w := &Walker{Exts: RecordExts}
+	names := func(ins []Input) []string {
+		var out []string
+		for _, in := range ins {
+			rel, _ := filepath.Rel(dir, in.Name)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		paths []string
+		want  []string
+	}{
+		{"glob", []string{"*"}, []string{"a.csa", "b.kif", "link/c.ki2", "odd[1].kif", "sub/c.ki2"}},
+		{"explicit", []string{"notes.txt", "b.kif"}, []string{"notes.txt", "b.kif"}},
+		{"literal brackets", []string{"odd[1].kif"}, []string{"odd[1].kif"}},
+		{"glob of kif", []string{"*.kif"}, []string{"b.kif", "odd[1].kif"}},
+		{"link to a folder", []string{"link"}, []string{"link/c.ki2"}},
+		{"folder holding a link to a folder", []string{"sub"}, []string{"sub/c.ki2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var paths []string
+			for _, p := range tt.paths {
+				paths = append(paths, filepath.Join(dir, p))
+			}
+			if err := w.Check(paths); err != nil {
+				t.Fatal(err)
+			}
+			if got := names(walkAll(t, w, paths...)); !slices.Equal(got, tt.want) {
+				t.Errorf("walked %q, want %q", got, tt.want)
+			}
+		})
+	}
+	for _, bad := range []string{"missing.kif", "*.zip", "[.kif"} {
+		if err := w.Check([]string{filepath.Join(dir, "b.kif"), filepath.Join(dir, bad), "-"}); err == nil {
+			t.Errorf("Check(%s) found nothing wrong", bad)
+		}
+	}
+}

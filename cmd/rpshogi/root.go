@@ -68,6 +68,7 @@ search engine.`,
 		newPerftCmd(ios, nil),
 		newConvertCmd(ios, nil),
 		newShowCmd(ios, nil),
+		newIngestCmd(ios, nil),
 	)
 	return root
 }

@@ -1,0 +1,59 @@
+// Package ingest turns game collections into a stream of distinct,
+// replayed games, accounting for every input file: files, folders, glob
+// patterns, zip/tar/tar.gz archives and standard input go in; each record
+// comes out accepted, a duplicate, filtered or rejected (with file, line
+// and reason), in an order that does not depend on the number of
+// workers.
+//
+//	rep, err := ingest.Run(ctx, ingest.Options{Filter: ingest.Filter{MinPlies: 20}},
+//		[]string{"kifu/", "more.zip"}, sink)
+//	if err == nil {
+//		err = rep.Check() // accepted + duplicates + filtered + rejected = records
+//	}
+//
+// # Pipeline
+//
+// A Walker expands the paths in a stable order (folders and archive
+// members in lexical path order, so a folder and a zip of it read alike).
+// Workers decode each file (kifu.DecodeText), choose its format by
+// extension or content (kifu.DetectFormat), parse and replay it
+// (kifu.ParseText) and digest its games (GameDigest). One collector
+// merges the results by input Seq then record Index, applies the Filter,
+// drops duplicates (the first game of a digest in walk order is kept) and
+// calls the Sink. Stages are errgroup goroutines joined by bounded
+// channels; cancelling the context stops them all.
+//
+// A record is rejected when its main line stops at an illegal or
+// unresolvable move (never shortened silently), when it has no move, and
+// a file is one rejected record when it is empty or cannot be read,
+// decoded or parsed; records of a file before a syntax error are used.
+//
+// # Sinks and the database
+//
+// Run keeps no game: it passes each to a Sink (Game, Duplicate, Reject)
+// from the collector goroutine, in order. Store is the Sink that writes
+// the SQLite tables (Schema: meta, games, duplicates, rejects) through a
+// *sql.Tx. A downstream stage that counts positions (train) runs in the
+// same pass and the same transaction:
+//
+//	err := ingest.WithDB(ctx, "rp.sqlite", func(tx *sql.Tx) error {
+//		store, err := ingest.NewStore(ctx, tx) // creates the ingest tables
+//		if err != nil {
+//			return err
+//		}
+//		defer store.Close()
+//		counter := newCounter(ctx, tx) // its own tables, same tx
+//		rep, err = ingest.Run(ctx, opts, paths, ingest.Tee(store, counter))
+//		if err != nil {
+//			return err
+//		}
+//		return counter.flush()
+//	})
+//
+// Store sets Game.ID (the games row id) and Game.Known (stored by an
+// earlier run, so a counter must not count it again) before the next
+// sink of the Tee sees the game. The whole run is one transaction: if it
+// fails or is cancelled, nothing of it is visible; re-ingesting the same
+// inputs adds nothing (games by digest, duplicates and rejects by their
+// unique keys) and the report counts the games as already stored.
+package ingest
