@@ -21,6 +21,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{name: "truncated KIF move", file: "cut.kif", text: "手合割：平手\n   1 ７六歩(77)\n   2 ３",
 			line: 3, is: ErrMoveSyntax, found: "３", want: "want a destination"},
+		{name: "KIF cut after a move number", file: "cut.kif", text: "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3",
+			line: 4, is: ErrRecordSyntax, found: "3", want: "is the file truncated"},
 		{name: "truncated CSA move", file: "cut.csa", text: "V2.2\nPI\n+\n+7776FU\n-33",
 			line: 5, is: ErrMoveSyntax, found: "-33", want: "want a move like +7776FU"},
 		{name: "truncated KIF time", file: "cut.kif", text: "   1 ７六歩(77)   ( 0:03/00:0",

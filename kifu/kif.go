@@ -158,6 +158,10 @@ func (k *kakinoki) line(s string, n int) error {
 			return err
 		}
 		return k.kifMoveLine(body, s, n)
+	case k.numbered && strings.TrimLeft(body, "0123456789") == "":
+		// A bare number where the moves are: a record cut after the move
+		// number of its next move. Never read it as a shorter game.
+		return k.syntax(n, s, "a move number with no move after it (is the file truncated?)")
 	case isMarkLine(body):
 		if !k.ki2 {
 			if _, _, ok := cutKey(s); ok {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Errors of record reading.
@@ -26,7 +27,10 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
-	return fmt.Sprintf("kifu: %s: %s: %v (found %s)", fileLine(e.File, e.Line), e.Format, e.Err, quoteRunes(e.Text))
+	// The reason may itself be a kifu error (a MoveSyntaxError): do not
+	// repeat the package prefix.
+	reason := strings.TrimPrefix(e.Err.Error(), "kifu: ")
+	return fmt.Sprintf("kifu: %s: %s: %s (found %s)", fileLine(e.File, e.Line), e.Format, reason, quoteRunes(e.Text))
 }
 
 func (e *ParseError) Unwrap() error { return e.Err }
