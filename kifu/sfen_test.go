@@ -3,6 +3,7 @@ package kifu
 import (
 	"bufio"
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -127,7 +128,18 @@ func TestParseSFENAccepts(t *testing.T) {
 
 // TestSFENAfterMoves checks the move number and BoardSFEN after moves.
 func TestSFENAfterMoves(t *testing.T) {
-	p := parseTestPosition(t, posExchange)
+	// Regression: the move number overflowed to a negative number that
+	// ParseSFEN rejects.
+	p := mustParse(t, strings.TrimSuffix(StartSFEN, "1")+"9223372036854775806")
+	p.DoMove(p.LegalMoves()[0])
+	p.DoMove(p.LegalMoves()[0])
+	if err := checkRoundTrip(p); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.MoveNumber(); got != math.MaxInt {
+		t.Errorf("MoveNumber() = %d, want math.MaxInt", got)
+	}
+	p = parseTestPosition(t, posExchange)
 	if got, want := p.SFEN(), "lnsgkgsnl/1r5b1/p1pppp1pp/6pR1/1p7/2P6/PP1PPPP1P/1B7/LNSGKGSNL b P 11"; got != want {
 		t.Errorf("SFEN() = %q, want %q", got, want)
 	}
