@@ -323,6 +323,8 @@ func TestIllegalConstructedMoves(t *testing.T) {
 		{"from-off-board", start, Move(NewSquare(7, 6)) | Move(100)<<7, IllegalUnreachable},
 		{"same-square", start, Move(NewSquare(7, 7)) | Move(NewSquare(7, 7))<<7, IllegalUnreachable},
 		{"piece-mismatch", start, NewBoardMove(NewSquare(7, 7), NewSquare(7, 6), NewPiece(Black, Lance), NoPiece, false), IllegalPieceMismatch},
+		{"drop-wrong-color", drops, NewDrop(White, Pawn, NewSquare(3, 5)), IllegalPieceMismatch},
+		{"drop-wrong-piece", drops, NewDrop(Black, Pawn, NewSquare(3, 5))&^(0x1f<<16) | Move(NewPiece(Black, Gold))<<16, IllegalPieceMismatch},
 		{"wrong-color-piece", start, NewBoardMove(NewSquare(7, 7), NewSquare(7, 6), NewPiece(White, Pawn), NoPiece, false), IllegalPieceMismatch},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
