@@ -492,23 +492,55 @@ func TestBruteForceOrigins(t *testing.T) {
 }
 
 // TestSliderAttacks compares the table-driven attacks with a board walk
-// for every square, piece and many random occupancies.
+// for every square and piece: for each of the four lines through the
+// square, every occupancy of the line's other squares (with random pieces
+// off the line), and then many random occupancies.
 func TestSliderAttacks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 3))
-	for i := 0; i < 3000; i++ {
-		occ := Bitboard{rng.Uint64() & rng.Uint64() & loMask, rng.Uint64() & rng.Uint64() & hiMask}
-		if i%3 == 0 {
-			occ = Bitboard{rng.Uint64() & loMask, rng.Uint64() & hiMask}
+	randomOcc := func() Bitboard {
+		if rng.IntN(2) == 0 {
+			return Bitboard{rng.Uint64() & loMask, rng.Uint64() & hiMask}
 		}
-		for s := Square(0); s < SquareNB; s++ {
-			for c := Black; c <= White; c++ {
-				for pt := Pawn; pt < PieceTypeNB; pt++ {
-					pc := NewPiece(c, pt)
-					if got, want := Attacks(pc, s, occ), naiveAttacks(pc, s, occ); got != want {
-						t.Fatalf("Attacks(%v, %v) with occupancy\n%v=\n%vwant\n%v", pc, s, occ, got, want)
-					}
+		return Bitboard{rng.Uint64() & rng.Uint64() & loMask, rng.Uint64() & rng.Uint64() & hiMask}
+	}
+	check := func(s Square, occ Bitboard) {
+		t.Helper()
+		for c := Black; c <= White; c++ {
+			for pt := Pawn; pt < PieceTypeNB; pt++ {
+				pc := NewPiece(c, pt)
+				if got, want := Attacks(pc, s, occ), naiveAttacks(pc, s, occ); got != want {
+					t.Fatalf("Attacks(%v, %v) with occupancy\n%v=\n%vwant\n%v", pc, s, occ, got, want)
 				}
 			}
+		}
+	}
+	for s := Square(0); s < SquareNB; s++ {
+		for _, d := range [][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}} {
+			var line []Square
+			for _, sg := range []int{1, -1} {
+				for f, r := s.File()+sg*d[0], s.Rank()+sg*d[1]; f >= 1 && f <= 9 && r >= 1 && r <= 9; f, r = f+sg*d[0], r+sg*d[1] {
+					line = append(line, NewSquare(f, r))
+				}
+			}
+			var lineBB Bitboard
+			for _, l := range line {
+				lineBB = lineBB.Set(l)
+			}
+			for mask := 0; mask < 1<<len(line); mask++ {
+				occ := randomOcc().AndNot(lineBB).Clear(s)
+				for j, l := range line {
+					if mask&(1<<j) != 0 {
+						occ = occ.Set(l)
+					}
+				}
+				check(s, occ)
+			}
+		}
+	}
+	for i := 0; i < 500; i++ {
+		occ := randomOcc()
+		for s := Square(0); s < SquareNB; s++ {
+			check(s, occ)
 		}
 	}
 }
