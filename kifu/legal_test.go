@@ -177,7 +177,7 @@ var ruleCases = []ruleCase{
 
 	// Own pieces, hands and squares.
 	{"ng/capture-own", posPins, "5i5h", IllegalCaptureOwn, 0},
-	{"ng/capture-own-drop-position", posDoubleCheck, "5i6h", IllegalCaptureOwn, 0},
+	{"ng/capture-own-in-double-check", posDoubleCheck, "5i6h", IllegalCaptureOwn, 0},
 	{"ng/unreachable", posPins, "5h5f", IllegalUnreachable, 0},
 	{"ng/unreachable-blocked-lance", "startpos", "9i9e", IllegalUnreachable, 0},
 	{"ng/unreachable-backwards-pawn", "startpos", "7g7h", IllegalUnreachable, 0},
@@ -272,32 +272,35 @@ func TestRules(t *testing.T) {
 	}
 }
 
-// TestRuleMoveCounts pins down whole move lists where they are short.
+// TestRuleMoveCounts pins down whole move lists where they are short,
+// and counts elsewhere.
 func TestRuleMoveCounts(t *testing.T) {
 	for _, tc := range []struct {
 		name, pos string
 		kind      GenKind
-		want      string // sorted USI moves
+		want      string // sorted USI moves ("" when only counted)
+		count     int
+		absent    string // a move that must not be generated
 	}{
-		{"double-check-king-only", posDoubleCheck, LegalAll, "5i4i 5i6i"},
-		{"double-check-evasions", posDoubleCheck, Evasions, "5i4i 5i6i"},
-		{"uchifuzume-corner-pawn-drops-1b-excluded", posUchiCorner, LegalAll, ""},
+		{"double-check-king-only", posDoubleCheck, LegalAll, "5i4i 5i6i", 2, "6h5h"},
+		{"double-check-evasions", posDoubleCheck, Evasions, "5i4i 5i6i", 2, "2d1e"},
+		{"double-check-non-evasions", posDoubleCheck, NonEvasions, "", 0, "5i4i"},
+		{"uchifuzume-corner", posUchiCorner, LegalAll, "", 85, "P*1b"},
+		{"uchifuzume-checks", posUchi, Checks, "5c4b 5c5b 5c6b G*4b G*5b G*6b", 6, "P*5b"},
+		{"no-own-king", posUchiNoKing, LegalAll, "", 76, "P*5b"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := parseTestPosition(t, tc.pos)
 			var buf [MaxMoves]Move
 			ms := p.GenerateMoves(tc.kind, buf[:0])
-			if tc.want == "" {
-				if containsMove16(ms, NewDrop(Black, Pawn, NewSquare(1, 2)).Move16()) {
-					t.Errorf("P*1b generated")
-				}
-				if len(ms) != 85 {
-					t.Errorf("%d moves, want 85", len(ms))
-				}
-				return
-			}
-			if got := sortedUSI(ms); got != tc.want {
+			if got := sortedUSI(ms); tc.want != "" && got != tc.want {
 				t.Errorf("moves %q, want %q", got, tc.want)
+			}
+			if len(ms) != tc.count {
+				t.Errorf("%d moves (%s), want %d", len(ms), sortedUSI(ms), tc.count)
+			}
+			if m16, err := ParseMove16(tc.absent); err != nil || containsMove16(ms, m16) {
+				t.Errorf("%s generated (%v)", tc.absent, err)
 			}
 		})
 	}
