@@ -219,7 +219,7 @@ func lineAttack(l int, s Square, occ Bitboard) Bitboard {
 	return lineAttacks[l][s][g.gather(occ)&127]
 }
 
-// FileAttacks returns the squares a rook on s reaches along its file.
+// fileAttacks returns the squares a rook on s reaches along its file.
 func fileAttacks(s Square, occ Bitboard) Bitboard {
 	return lineAttacks[lineFile][s][fileIndex(s, occ)]
 }

@@ -138,7 +138,7 @@ var (
 	rankBB [10]Bitboard // index 1..9
 	// promoZone[c] is the opponent's camp for c: ranks 1-3 for Black, 7-9 for White.
 	promoZone [ColorNB]Bitboard
-	// rankMaskFrom[c][n]: the n ranks nearest the far side for c
+	// relRanksBB[c][n]: the n ranks nearest the far side for c
 	// (relative ranks 1..n), used for dead-piece rules.
 	relRanksBB [ColorNB][10]Bitboard
 )

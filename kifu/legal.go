@@ -3,7 +3,8 @@ package kifu
 // IsLegal checks a move from outside (a record, a USI command) against
 // every rule and reports whether it is legal; if not, why tells the first
 // rule it breaks. The move's piece fields may be zero (a Move16 widened);
-// when the moving piece is set it must match the board.
+// when the moving piece is set it must match the board (for a drop: the
+// side to move's piece of the dropped type).
 func (p *Position) IsLegal(m Move) (ok bool, why IllegalMoveKind) {
 	why = p.legality(m)
 	return why == LegalMove, why
@@ -26,6 +27,9 @@ func (p *Position) legality(m Move) IllegalMoveKind {
 		}
 		if !p.hands[us].Has(pt) {
 			return IllegalNotInHand
+		}
+		if m.Piece() != NoPiece && m.Piece() != NewPiece(us, pt) {
+			return IllegalPieceMismatch
 		}
 		if p.board[to] != NoPiece {
 			return IllegalDropOccupied

@@ -161,51 +161,51 @@ func (p *Position) generate(buf []Move, mode genMode, only Bitboard, restrict bo
 			last := relRanksBB[us][1]
 			for atk.Any() {
 				to := atk.Pop()
-				cap := p.board[to]
+				captured := p.board[to]
 				if zone.Has(to) {
-					buf = append(buf, NewBoardMove(from, to, pc, cap, true))
+					buf = append(buf, NewBoardMove(from, to, pc, captured, true))
 					if last.Has(to) || (mode&genAllPromos == 0 && relRanksBB[us][2].Has(to)) {
 						continue
 					}
 				}
-				buf = append(buf, NewBoardMove(from, to, pc, cap, false))
+				buf = append(buf, NewBoardMove(from, to, pc, captured, false))
 			}
 		case Knight:
 			last2 := relRanksBB[us][2]
 			for atk.Any() {
 				to := atk.Pop()
-				cap := p.board[to]
+				captured := p.board[to]
 				if zone.Has(to) {
-					buf = append(buf, NewBoardMove(from, to, pc, cap, true))
+					buf = append(buf, NewBoardMove(from, to, pc, captured, true))
 					if last2.Has(to) {
 						continue
 					}
 				}
-				buf = append(buf, NewBoardMove(from, to, pc, cap, false))
+				buf = append(buf, NewBoardMove(from, to, pc, captured, false))
 			}
 		case Silver:
 			fromZone := zone.Has(from)
 			for atk.Any() {
 				to := atk.Pop()
-				cap := p.board[to]
+				captured := p.board[to]
 				if fromZone || zone.Has(to) {
-					buf = append(buf, NewBoardMove(from, to, pc, cap, true))
+					buf = append(buf, NewBoardMove(from, to, pc, captured, true))
 				}
-				buf = append(buf, NewBoardMove(from, to, pc, cap, false))
+				buf = append(buf, NewBoardMove(from, to, pc, captured, false))
 			}
 		case Bishop, Rook:
 			fromZone := zone.Has(from)
 			all := mode&genAllPromos != 0
 			for atk.Any() {
 				to := atk.Pop()
-				cap := p.board[to]
+				captured := p.board[to]
 				if fromZone || zone.Has(to) {
-					buf = append(buf, NewBoardMove(from, to, pc, cap, true))
+					buf = append(buf, NewBoardMove(from, to, pc, captured, true))
 					if !all {
 						continue
 					}
 				}
-				buf = append(buf, NewBoardMove(from, to, pc, cap, false))
+				buf = append(buf, NewBoardMove(from, to, pc, captured, false))
 			}
 		default:
 			for atk.Any() {
@@ -244,14 +244,14 @@ func (p *Position) genPawnMoves(buf []Move, us Color, own, target, pinned Bitboa
 		if pinned.Has(from) && !lineBB[ksq][from].Has(to) {
 			continue
 		}
-		cap := p.board[to]
+		captured := p.board[to]
 		if zone.Has(to) {
-			buf = append(buf, NewBoardMove(from, to, pc, cap, true))
+			buf = append(buf, NewBoardMove(from, to, pc, captured, true))
 			if !all || last.Has(to) {
 				continue
 			}
 		}
-		buf = append(buf, NewBoardMove(from, to, pc, cap, false))
+		buf = append(buf, NewBoardMove(from, to, pc, captured, false))
 	}
 	return buf
 }

@@ -1,5 +1,7 @@
 package kifu
 
+import "math"
+
 // Position is a shogi position with the history of moves played on it
 // since it was set up. Moves are made and taken back with DoMove and
 // UndoMove; the incremental Zobrist key, the checkers and the history
@@ -98,8 +100,14 @@ func (p *Position) LastMove() Move { return p.st().move }
 func (p *Position) Ply() int { return len(p.states) - 1 }
 
 // MoveNumber returns the SFEN move number: that of the set-up position
-// plus the moves played since.
-func (p *Position) MoveNumber() int { return p.startPly + p.Ply() }
+// plus the moves played since (at most math.MaxInt, so that SFEN always
+// writes a number ParseSFEN reads).
+func (p *Position) MoveNumber() int {
+	if n := p.startPly + p.Ply(); n >= p.startPly {
+		return n
+	}
+	return math.MaxInt
+}
 
 // MoveAt returns the i-th move played since set-up (0-based).
 func (p *Position) MoveAt(i int) Move { return p.states[i+1].move }
