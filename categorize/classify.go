@@ -1,6 +1,11 @@
 package categorize
 
-import "github.com/rpshogi/rpshogi/kifu"
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/rpshogi/rpshogi/kifu"
+)
 
 // Move categories, made exact. Let m be a legal move of the side to move
 // ("us") in a position, prev the previous move (kifu.MoveNone if none),
@@ -83,9 +88,32 @@ type Facts struct {
 // Has reports whether every flag of fl is set.
 func (f Facts) Has(fl Flags) bool { return f.Flags&fl == fl }
 
+// setFlags are the flags that add a category to the plain one.
+const setFlags = FlagCapture | FlagCheck | FlagPromotion | FlagEscape | FlagFork
+
+// plain returns the move/ or drop/ category of the move.
+func (f *Facts) plain() Category {
+	loss := 0
+	if f.Gain < 0 {
+		loss = 1
+	}
+	if f.Flags&FlagDrop != 0 {
+		return dropCat[f.Piece][loss]
+	}
+	return moveCat[f.Piece][loss]
+}
+
 // Set returns the categories of the move described by f.
 func (f Facts) Set() Set {
 	var s Set
+	s.Add(f.plain())
+	if f.Flags&setFlags == 0 && f.Attacks == 0 {
+		return s
+	}
+	loss := 0
+	if f.Gain < 0 {
+		loss = 1
+	}
 	g := int(f.Gain)
 	if f.Flags&FlagRecapture != 0 {
 		s.Add(RecaptureCategory(g))
@@ -96,35 +124,24 @@ func (f Facts) Set() Set {
 		s.Add(CheckCategory(g))
 	}
 	if f.Flags&FlagPromotion != 0 {
-		s.Add(PromoteCategory(f.Piece, g))
+		s.Add(promoteCat[f.Piece][loss])
 	}
 	if f.Flags&FlagEscape != 0 {
-		s.Add(EscapeCategory(TargetOf(f.Piece)))
+		s.Add(escapeCat[targetOfType[f.Piece]])
 	}
 	if f.Flags&FlagFork != 0 {
-		s.Add(ForkCategory(f.Fork))
+		s.Add(forkCat[f.Fork])
 	}
 	if f.Attacks != 0 {
-		byKnight := f.Piece == kifu.Knight
+		byKnight := 0
+		if f.Piece == kifu.Knight {
+			byKnight = 1
+		}
 		for a := f.Attacks; a != 0; a &= a - 1 {
-			s.Add(AttackCategory(Target(trailingZeros16(a)), byKnight))
+			s.Add(attackCat[bits.TrailingZeros16(a)][byKnight])
 		}
 	}
-	if f.Flags&FlagDrop != 0 {
-		s.Add(DropCategory(f.Piece, g))
-	} else {
-		s.Add(MoveCategory(f.Piece, g))
-	}
 	return s
-}
-
-func trailingZeros16(a uint16) int {
-	n := 0
-	for a&1 == 0 {
-		a >>= 1
-		n++
-	}
-	return n
 }
 
 // Classified is a legal move with its facts and categories.
@@ -145,14 +162,31 @@ type Classifier struct {
 	b        board
 	pos      *kifu.Position
 	us, them kifu.Color
-	eksq     kifu.Square // the opponent's king (NoSquare if none)
-	recapSq  kifu.Square // where prev captured (NoSquare if it did not)
-	themAtt  kifu.Bitboard
-	themRays kifu.Bitboard // squares attacked by the opponent's sliders
-	discover kifu.Bitboard // our pieces whose leaving the king's line gives check
-	enPrise  kifu.Bitboard // our non-king pieces en prise
-	checkSq  [kifu.PieceTypeNB]kifu.Bitboard
-	moves    [kifu.MaxMoves]kifu.Move
+	eksq     kifu.Square       // the opponent's king (NoSquare if none)
+	recapSq  kifu.Square       // where prev captured (NoSquare if it did not)
+	themAtt  kifu.Bitboard     // squares the opponent attacks
+	themRays kifu.Bitboard     // squares attacked by the opponent's sliders
+	usAtt1   kifu.Bitboard     // squares we attack at least once
+	usAtt2   kifu.Bitboard     // squares we attack at least twice
+	usBH     kifu.Bitboard     // our bishops and horses
+	usRD     kifu.Bitboard     // our rooks and dragons
+	usRDL    kifu.Bitboard     // our rooks, dragons and lances
+	discover kifu.Bitboard     // our pieces whose leaving the king's line gives check
+	enPrise  kifu.Bitboard     // our non-king pieces en prise
+	themBB   kifu.Bitboard     // the opponent's pieces
+	checkSq  [16]kifu.Bitboard // by piece type: where a piece of ours would check
+
+	// Per-square caches, valid when their stamp equals stamp: the
+	// attackers of both colors of a square with the position's occupancy
+	// (what a drop leaves unchanged), and the exchange after a drop there
+	// (swapTail, which does not depend on the dropped piece).
+	stamp     uint32
+	attStamp  [kifu.SquareNB]uint32
+	attCache  [kifu.SquareNB]kifu.Bitboard
+	dropStamp [kifu.SquareNB]uint32
+	dropTail  [kifu.SquareNB]int16 // -1: the opponent cannot capture
+
+	moves [kifu.MaxMoves]kifu.Move
 }
 
 // Reset prepares c for the moves of pos, whose previous move is prev
@@ -161,6 +195,12 @@ type Classifier struct {
 func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 	c.pos = pos
 	c.b.load(pos)
+	c.stamp++
+	if c.stamp == 0 { // wrapped: forget every stamp
+		c.attStamp = [kifu.SquareNB]uint32{}
+		c.dropStamp = [kifu.SquareNB]uint32{}
+		c.stamp = 1
+	}
 	us := pos.SideToMove()
 	them := us.Opp()
 	c.us, c.them = us, them
@@ -170,58 +210,129 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 	}
 	occ := c.b.occ
 	own := c.b.color[us]
+	c.themBB = c.b.color[them]
 
 	c.eksq = pos.KingSquare(them)
 	c.discover = kifu.EmptyBB
 	if ek := c.eksq; ek != kifu.NoSquare {
-		for pt := kifu.Pawn; pt < kifu.PieceTypeNB; pt++ {
-			c.checkSq[pt] = kifu.Attacks(kifu.NewPiece(them, pt), ek, occ)
+		// A piece of ours checks from where the same piece of theirs on
+		// the king's square would attack.
+		gold := kifu.GoldAttacks(them, ek)
+		bishop, rook := kifu.BishopAttacks(ek, occ), kifu.RookAttacks(ek, occ)
+		c.checkSq = [16]kifu.Bitboard{
+			kifu.Pawn:      kifu.PawnAttacks(them, ek),
+			kifu.Lance:     kifu.LanceAttacks(them, ek, occ),
+			kifu.Knight:    kifu.KnightAttacks(them, ek),
+			kifu.Silver:    kifu.SilverAttacks(them, ek),
+			kifu.Gold:      gold,
+			kifu.Bishop:    bishop,
+			kifu.Rook:      rook,
+			kifu.ProPawn:   gold,
+			kifu.ProLance:  gold,
+			kifu.ProKnight: gold,
+			kifu.ProSilver: gold,
+			kifu.Horse:     bishop.Or(kifu.KingAttacks(ek)),
+			kifu.Dragon:    rook.Or(kifu.KingAttacks(ek)),
 		}
-		c.checkSq[kifu.King] = kifu.EmptyBB
 		c.discover = pos.SliderBlockers(us, ek).And(own)
 	} else {
-		c.checkSq = [kifu.PieceTypeNB]kifu.Bitboard{}
+		c.checkSq = [16]kifu.Bitboard{}
 	}
 
-	var att, rays kifu.Bitboard
-	for pcs := c.b.color[them]; pcs.Any(); {
-		sq := pcs.Pop()
-		pc := pos.PieceAt(sq)
-		a := kifu.Attacks(pc, sq, occ)
-		att = att.Or(a)
-		switch pc.Type() {
-		case kifu.Lance, kifu.Bishop, kifu.Rook, kifu.Horse, kifu.Dragon:
-			rays = rays.Or(a)
-		}
-	}
+	themMap, rays := c.b.attackMaps(them, occ)
+	att := themMap.once
 	c.themAtt, c.themRays = att, rays
+	usMap, _ := c.b.attackMaps(us, occ)
+	c.usAtt1, c.usAtt2 = usMap.once, usMap.twice
+	c.usBH = c.b.bh.And(own)
+	c.usRD = c.b.rd.And(own)
+	c.usRDL = c.usRD.Or(c.b.lance[us])
 
 	c.enPrise = kifu.EmptyBB
 	for cand := own.AndNot(c.b.byType[kifu.King]).And(att); cand.Any(); {
 		sq := cand.Pop()
-		a := c.b.attackers(sq, occ)
-		if c.b.swap(sq, occ, a, them, pos.PieceAt(sq).Type()) > 0 {
+		if !c.usAtt1.Has(sq) && c.usLine(sq).IsEmpty() ||
+			c.b.swap(sq, occ, c.attackersAt(sq), them, pos.PieceAt(sq).Type()) > 0 {
 			c.enPrise = c.enPrise.Set(sq)
 		}
 	}
 }
 
+// usLine returns our sliders on the lines through sq that could attack
+// it along their line, now or once uncovered (a superset: it ignores
+// occupancy and the lances' direction).
+func (c *Classifier) usLine(sq kifu.Square) kifu.Bitboard {
+	r := &rays[sq]
+	return r.diag.And(c.usBH).Or(r.rank.And(c.usRD)).Or(r.file.And(c.usRDL))
+}
+
+// attackersAt returns the attackers of both colors of sq in the position
+// (cached).
+func (c *Classifier) attackersAt(sq kifu.Square) kifu.Bitboard {
+	if c.attStamp[sq] != c.stamp {
+		c.attStamp[sq] = c.stamp
+		c.attCache[sq] = c.b.attackers(sq, c.b.occ)
+	}
+	return c.attCache[sq]
+}
+
 // see returns SEE(m) and its first term.
 func (c *Classifier) see(m kifu.Move) (gain, first int) {
-	first = firstTerm(m)
 	to := m.To()
+	toBB := kifu.SquareBB(to)
+	if m.IsDrop() {
+		if c.themAtt.And(toBB).IsEmpty() {
+			return 0, 0
+		}
+		return c.dropGain(m.DroppedType(), to), 0
+	}
+	first = firstTerm(m)
+	if c.themAtt.And(toBB).IsEmpty() && c.themRays.And(kifu.SquareBB(m.From())).IsEmpty() {
+		return first, first
+	}
+	return c.boardGain(m, first), first
+}
+
+// dropGain returns SEE of dropping a piece of type pt on to, which the
+// opponent attacks.
+func (c *Classifier) dropGain(pt kifu.PieceType, to kifu.Square) int {
+	// A drop changes no line onto to: the attackers are the position's,
+	// and the exchange is the same for every piece.
+	if c.dropStamp[to] != c.stamp {
+		c.dropStamp[to] = c.stamp
+		if !c.usAtt1.Has(to) && c.usLine(to).IsEmpty() {
+			c.dropTail[to] = 0 // they capture; we can never recapture
+		} else {
+			ok, tail := c.b.swapTail(to, c.b.occ.Set(to), c.attackersAt(to), c.them)
+			c.dropTail[to] = -1
+			if ok {
+				c.dropTail[to] = int16(tail)
+			}
+		}
+	}
+	if t := int(c.dropTail[to]); t >= 0 {
+		return -max(0, captureValue[pt]-t)
+	}
+	return 0
+}
+
+// boardGain returns SEE of the board move m with first term first, when
+// the opponent attacks its destination or a slider of theirs its origin.
+func (c *Classifier) boardGain(m kifu.Move, first int) int {
 	// The opponent's attackers of to after m are those before m plus the
-	// sliders whose line through the vacated origin reaches to; with
-	// neither, nobody recaptures.
-	if !c.themAtt.Has(to) && (m.IsDrop() || !c.themRays.Has(m.From())) {
-		return first, first
+	// sliders whose line through the vacated origin reaches to.
+	to, from := m.To(), m.From()
+	if c.themAtt.Has(to) && !c.usAtt2.Has(to) && c.usLine(to).Clear(from).IsEmpty() {
+		// They capture and we can never recapture: the mover is our only
+		// attacker of to, and no slider of ours can be uncovered.
+		return first - captureValue[m.PieceAfter().Type()]
 	}
-	occ := c.b.afterOcc(m)
-	att := c.b.attackers(to, occ)
+	occ := c.b.occ.Clear(from).Set(to)
+	att := c.attackersAt(to).Clear(from).Or(c.b.xrays(to, from, occ))
 	if att.And(c.b.color[c.them]).IsEmpty() {
-		return first, first
+		return first
 	}
-	return first - c.b.swap(to, occ, att, c.them, m.PieceAfter().Type()), first
+	return first - c.b.swap(to, occ, att, c.them, m.PieceAfter().Type())
 }
 
 // SEE returns SEE(m) for a legal move m of the position c was reset for.
@@ -237,48 +348,78 @@ func (c *Classifier) Classify(m kifu.Move) Set { return c.Facts(m).Set() }
 // Facts returns the facts about the legal move m of the position c was
 // reset for.
 func (c *Classifier) Facts(m kifu.Move) Facts {
-	gain, first := c.see(m)
-	f := Facts{Gain: int16(gain), First: int16(first)}
+	var f Facts
+	c.facts(m, &f)
+	return f
+}
+
+// facts fills f for m. It is see and the rest at once, testing each
+// square's bitboard once.
+func (c *Classifier) facts(m kifu.Move, f *Facts) {
 	to := m.To()
-	var ptAfter kifu.PieceType
+	toBB := kifu.SquareBB(to)
 	if m.IsDrop() {
-		f.Piece = m.DroppedType()
-		ptAfter = f.Piece
-		f.Flags = FlagDrop
-		if c.checkSq[ptAfter].Has(to) {
-			f.Flags |= FlagCheck | FlagDirectCheck
+		pt := m.DroppedType()
+		gain := 0
+		if c.themAtt.And(toBB).Any() {
+			gain = c.dropGain(pt, to)
 		}
-	} else {
-		from := m.From()
-		f.Piece = m.Piece().Type()
-		ptAfter = f.Piece
-		if m.IsCapture() {
-			f.Flags |= FlagCapture
-			if to == c.recapSq {
-				f.Flags |= FlagRecapture
-			}
+		fl := FlagDrop
+		if c.checkSq[pt&15].And(toBB).Any() {
+			fl |= FlagCheck | FlagDirectCheck
 		}
-		if m.IsPromotion() {
-			f.Flags |= FlagPromotion
-			ptAfter = f.Piece.Promote()
+		*f = Facts{Gain: int16(gain), Flags: fl, Piece: pt}
+		if gain >= 0 {
+			c.targets(m, pt, to, c.b.occ.Or(toBB), f)
 		}
-		if c.checkSq[ptAfter].Has(to) {
-			f.Flags |= FlagCheck | FlagDirectCheck
-		}
-		if c.discover.Has(from) && !kifu.Aligned(c.eksq, from, to) {
-			f.Flags |= FlagCheck | FlagDiscoveredCheck
-		}
-		if c.enPrise.Has(from) {
-			f.Flags |= FlagEnPrise
-			if gain == first {
-				f.Flags |= FlagEscape
-			}
+		return
+	}
+	from := m.From()
+	fromBB := kifu.SquareBB(from)
+	pt := m.Piece().Type()
+	ptAfter := pt
+	var fl Flags
+	first := 0
+	if m.IsCapture() {
+		fl = FlagCapture
+		first = captureValue[m.Captured().Type()]
+		if to == c.recapSq {
+			fl |= FlagRecapture
 		}
 	}
-	if gain < 0 {
-		return f
+	if m.IsPromotion() {
+		fl |= FlagPromotion
+		ptAfter = pt + kifu.Promoted
+		first += promotionValue[pt&15]
 	}
-	them := c.b.color[c.them]
+	gain := first
+	if c.themAtt.And(toBB).Any() || c.themRays.And(fromBB).Any() {
+		gain = c.boardGain(m, first)
+	}
+	if c.checkSq[ptAfter&15].And(toBB).Any() {
+		fl |= FlagCheck | FlagDirectCheck
+	}
+	if c.discover.And(fromBB).Any() && !kifu.Aligned(c.eksq, from, to) {
+		fl |= FlagCheck | FlagDiscoveredCheck
+	}
+	if c.enPrise.And(fromBB).Any() {
+		fl |= FlagEnPrise
+		if gain == first {
+			fl |= FlagEscape
+		}
+	}
+	*f = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
+	if gain >= 0 {
+		c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), f)
+	}
+}
+
+// targets sets the attack and fork facts of m (with SEE >= 0), whose
+// moved piece has type ptAfter on to after it; occ is the occupancy after
+// m.
+func (c *Classifier) targets(m kifu.Move, ptAfter kifu.PieceType, to kifu.Square, occ kifu.Bitboard, f *Facts) {
+	them := c.themBB
+	var targets kifu.Bitboard
 	switch ptAfter {
 	case kifu.Pawn:
 		if t := kifu.PawnAttacks(c.us, to).And(them); t.Any() {
@@ -286,25 +427,45 @@ func (c *Classifier) Facts(m kifu.Move) Facts {
 				f.Attacks = 1 << g
 			}
 		}
-		return f // a pawn attacks one square: no fork
+		return // a pawn attacks one square: no fork
 	case kifu.Knight:
-		for t := kifu.KnightAttacks(c.us, to).And(them); t.Any(); {
+		targets = kifu.KnightAttacks(c.us, to).And(them)
+		for t := targets; t.Any(); {
 			if g, ok := AttackTargetOf(c.pos.PieceAt(t.Pop()).Type()); ok {
 				f.Attacks |= 1 << g
 			}
 		}
+	case kifu.Silver:
+		targets = kifu.SilverAttacks(c.us, to).And(them)
+	case kifu.Gold, kifu.ProPawn, kifu.ProLance, kifu.ProKnight, kifu.ProSilver:
+		targets = kifu.GoldAttacks(c.us, to).And(them)
+	case kifu.King:
+		targets = kifu.KingAttacks(to).And(them)
+	case kifu.Lance:
+		targets = kifu.LanceAttacks(c.us, to, occ).And(them)
+	case kifu.Bishop:
+		targets = kifu.BishopAttacks(to, occ).And(them)
+	case kifu.Rook:
+		targets = kifu.RookAttacks(to, occ).And(them)
+	case kifu.Horse:
+		targets = kifu.BishopAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
+	case kifu.Dragon:
+		targets = kifu.RookAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
 	}
-	occ := c.b.afterOcc(m)
-	targets := kifu.Attacks(kifu.NewPiece(c.us, ptAfter), to, occ).And(them)
-	if !targets.MoreThanOne() {
-		return f
+	if targets.MoreThanOne() {
+		c.fork(m, ptAfter, targets, f)
 	}
+}
+
+// fork sets the fork facts of m, whose moved piece (of type ptAfter after
+// the move) attacks the opponent's pieces targets.
+func (c *Classifier) fork(m kifu.Move, ptAfter kifu.PieceType, targets kifu.Bitboard, f *Facts) {
 	av := boardValue[ptAfter]
 	n, k1, k2 := 0, -1, -1 // worthy targets; the largest and second largest keys
 	for targets.Any() {
 		sq := targets.Pop()
 		tt := c.pos.PieceAt(sq).Type()
-		if tt != kifu.King && boardValue[tt] <= av && c.defended(sq, to, occ) {
+		if tt != kifu.King && boardValue[tt] <= av && c.defended(m, sq) {
 			continue
 		}
 		n++
@@ -319,16 +480,33 @@ func (c *Classifier) Facts(m kifu.Move) Facts {
 		f.Flags |= FlagFork
 		f.Fork = Target(k2 & 15)
 	}
-	return f
 }
 
 // forkKey orders fork targets: by BoardValue, ties by Target.
 func forkKey(pt kifu.PieceType) int { return boardValue[pt]<<4 | int(targetOfType[pt]) }
 
 // defended reports whether the opponent's piece on sq has a defender once
-// our move to to has been made (occupancy occ): an opponent piece other
-// than one just captured on to that attacks sq.
-func (c *Classifier) defended(sq, to kifu.Square, occ kifu.Bitboard) bool {
+// m has been made: an opponent piece, other than one m captured, that
+// attacks sq with the occupancy after m.
+func (c *Classifier) defended(m kifu.Move, sq kifu.Square) bool {
+	to := m.To()
+	// The defenders before m, less a piece m captures. Of the others, m
+	// can take away at most one: the slider whose line to sq passes
+	// through to (only when to was empty, else that line was blocked).
+	d := c.attackersAt(sq).And(c.b.color[c.them]).Clear(to)
+	if d.MoreThanOne() {
+		return true
+	}
+	if d.Any() && !kifu.Between(sq, d.LSB()).Has(to) {
+		return true
+	}
+	// No defender left but perhaps one behind the vacated origin.
+	if m.IsDrop() || !kifu.Line(sq, m.From()).And(c.b.xrayers).And(c.b.color[c.them]).Any() {
+		if d.IsEmpty() {
+			return false
+		}
+	}
+	occ := c.b.afterOcc(m)
 	return c.b.attackers(sq, occ).And(c.b.color[c.them]).Clear(to).Any()
 }
 
@@ -339,9 +517,20 @@ func (c *Classifier) defended(sq, to kifu.Square, occ kifu.Bitboard) bool {
 // [kifu.MaxMoves]Classified array).
 func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Classified) []Classified {
 	c.Reset(pos, prev)
-	for _, m := range pos.GenerateMoves(kifu.LegalAll, c.moves[:0]) {
-		f := c.Facts(m)
-		buf = append(buf, Classified{Move: m, Facts: f, Set: f.Set()})
+	moves := pos.GenerateMoves(kifu.LegalAll, c.moves[:0])
+	n := len(buf)
+	buf = slices.Grow(buf, len(moves))[:n+len(moves)]
+	out := buf[n:]
+	for i, m := range moves {
+		e := &out[i]
+		e.Move = m
+		c.facts(m, &e.Facts)
+		if e.Facts.Flags&setFlags == 0 && e.Facts.Attacks == 0 {
+			e.Set = Set{}
+			e.Set.Add(e.Facts.plain())
+		} else {
+			e.Set = e.Facts.Set()
+		}
 	}
 	return buf
 }

@@ -38,12 +38,18 @@ import "github.com/rpshogi/rpshogi/kifu"
 // not promote (even a pawn recapturing into the opponent's camp stays a
 // pawn; only the move m itself may promote).
 
-// seeOrder is the least-valuable-attacker order.
-var seeOrder = [...]kifu.PieceType{
-	kifu.Pawn, kifu.Lance, kifu.Knight, kifu.Silver,
-	kifu.ProPawn, kifu.ProLance, kifu.ProKnight, kifu.ProSilver, kifu.Gold,
-	kifu.Bishop, kifu.Horse, kifu.Rook, kifu.Dragon, kifu.King,
-}
+// seeRank orders piece types for the least-valuable-attacker choice.
+var seeRank = func() (r [kifu.PieceTypeNB]uint8) {
+	order := [...]kifu.PieceType{
+		kifu.Pawn, kifu.Lance, kifu.Knight, kifu.Silver,
+		kifu.ProPawn, kifu.ProLance, kifu.ProKnight, kifu.ProSilver, kifu.Gold,
+		kifu.Bishop, kifu.Horse, kifu.Rook, kifu.Dragon, kifu.King,
+	}
+	for i, pt := range order {
+		r[pt] = uint8(i)
+	}
+	return r
+}()
 
 // captureValue is CaptureValue as a table.
 var captureValue = func() (t [kifu.PieceTypeNB]int) {
@@ -65,9 +71,15 @@ type board struct {
 	bh      kifu.Bitboard // bishop, horse
 	rd      kifu.Bitboard // rook, dragon
 	lance   [kifu.ColorNB]kifu.Bitboard
+	xrayers kifu.Bitboard // bh, rd and lances: the pieces that can x-ray
+	// dirSliders[d] is the sliders that attack a square from beyond it in
+	// direction d (see setDirSliders).
+	dirSliders [dirNB]kifu.Bitboard
+	pos        *kifu.Position
 }
 
 func (b *board) load(pos *kifu.Position) {
+	b.pos = pos
 	b.occ = pos.Occupied()
 	b.color[kifu.Black] = pos.Pieces(kifu.Black)
 	b.color[kifu.White] = pos.Pieces(kifu.White)
@@ -83,6 +95,56 @@ func (b *board) load(pos *kifu.Position) {
 	b.rd = t[kifu.Rook].Or(t[kifu.Dragon])
 	b.lance[kifu.Black] = t[kifu.Lance].And(b.color[kifu.Black])
 	b.lance[kifu.White] = t[kifu.Lance].And(b.color[kifu.White])
+	b.xrayers = b.bh.Or(b.rd).Or(t[kifu.Lance])
+	b.setDirSliders()
+}
+
+// attackMap accumulates attack sets: the squares attacked at least once
+// and at least twice.
+type attackMap struct{ once, twice kifu.Bitboard }
+
+func (a *attackMap) add(b kifu.Bitboard) {
+	a.twice = a.twice.Or(a.once.And(b))
+	a.once = a.once.Or(b)
+}
+
+// attackMaps returns the attacks of c's pieces given occ, and the squares
+// attacked by c's sliders (lances, bishops, rooks, horses, dragons).
+func (b *board) attackMaps(c kifu.Color, occ kifu.Bitboard) (m attackMap, rays kifu.Bitboard) {
+	own := b.color[c]
+	t := &b.byType
+	for p := t[kifu.Pawn].And(own); p.Any(); {
+		m.add(kifu.PawnAttacks(c, p.Pop()))
+	}
+	for p := t[kifu.Knight].And(own); p.Any(); {
+		m.add(kifu.KnightAttacks(c, p.Pop()))
+	}
+	for p := t[kifu.Silver].And(own); p.Any(); {
+		m.add(kifu.SilverAttacks(c, p.Pop()))
+	}
+	for p := b.golds.And(own); p.Any(); {
+		m.add(kifu.GoldAttacks(c, p.Pop()))
+	}
+	for p := t[kifu.King].And(own); p.Any(); {
+		m.add(kifu.KingAttacks(p.Pop()))
+	}
+	var r attackMap
+	for p := b.lance[c]; p.Any(); {
+		r.add(kifu.LanceAttacks(c, p.Pop(), occ))
+	}
+	for p := b.bh.And(own); p.Any(); {
+		r.add(kifu.BishopAttacks(p.Pop(), occ))
+	}
+	for p := b.rd.And(own); p.Any(); {
+		r.add(kifu.RookAttacks(p.Pop(), occ))
+	}
+	for p := t[kifu.Horse].Or(t[kifu.Dragon]).And(own); p.Any(); {
+		m.add(kifu.KingAttacks(p.Pop()))
+	}
+	// Merge the sliders' map into m.
+	m.twice = m.twice.Or(r.twice).Or(m.once.And(r.once))
+	m.once = m.once.Or(r.once)
+	return m, r.once
 }
 
 // attackers returns the pieces of both colors that attack sq given the
@@ -103,28 +165,110 @@ func (b *board) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
 	return black.Or(white).Or(b.sliders(sq, occ)).And(occ)
 }
 
+// rays holds, per square, its file, its rank and its two diagonals (the
+// square excluded), to skip slider lookups when no slider of the right
+// kind stands on a line.
+var rays = func() (t [kifu.SquareNB]struct{ file, rank, diag kifu.Bitboard }) {
+	for sq := kifu.Square(0); sq < kifu.SquareNB; sq++ {
+		t[sq].file = kifu.FileBB(sq.File()).Clear(sq)
+		t[sq].rank = kifu.RankBB(sq.Rank()).Clear(sq)
+		t[sq].diag = kifu.BishopAttacks(sq, kifu.EmptyBB)
+	}
+	return t
+}()
+
 // sliders returns the sliders of both colors that attack sq given occ (not
 // restricted to occ).
 func (b *board) sliders(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
-	return kifu.BishopAttacks(sq, occ).And(b.bh).
-		Or(kifu.RookAttacks(sq, occ).And(b.rd)).
-		Or(kifu.LanceAttacks(kifu.White, sq, occ).And(b.lance[kifu.Black])).
-		Or(kifu.LanceAttacks(kifu.Black, sq, occ).And(b.lance[kifu.White]))
+	r := &rays[sq]
+	var att kifu.Bitboard
+	if r.diag.And(b.bh).Any() {
+		att = kifu.BishopAttacks(sq, occ).And(b.bh)
+	}
+	if r.rank.And(b.rd).Any() {
+		att = att.Or(kifu.RookAttacks(sq, occ).And(b.rd))
+	}
+	if r.file.And(b.rd.Or(b.byType[kifu.Lance])).Any() {
+		att = att.Or(b.fileSliders(sq, occ))
+	}
+	return att
 }
 
-// xrays returns the sliders that attack sq through the square from, just
-// vacated (occ no longer has it), restricted to occ.
+// fileSliders returns the rooks, dragons and lances that attack sq along
+// its file given occ (not restricted to occ).
+func (b *board) fileSliders(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
+	up := kifu.LanceAttacks(kifu.Black, sq, occ)   // towards rank 1: White lances point down at sq
+	down := kifu.LanceAttacks(kifu.White, sq, occ) // towards rank 9: Black lances point up at sq
+	return up.Or(down).And(b.rd).Or(down.And(b.lance[kifu.Black])).Or(up.And(b.lance[kifu.White]))
+}
+
+// Directions on the board, for x-rays: a direction is a step in file
+// (df) and rank (dr), each -1, 0 or +1.
+const dirNB = 8
+
+var dirSteps = [dirNB][2]int{{0, -1}, {0, 1}, {1, 0}, {-1, 0}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}}
+
+var (
+	// rayDir[a][b] is the direction from a to b when they share a file,
+	// rank or diagonal (and differ), -1 otherwise.
+	rayDir [kifu.SquareNB][kifu.SquareNB]int8
+	// rayBeyond[s][d] is the squares from s (excluded) to the edge in
+	// direction d.
+	rayBeyond [kifu.SquareNB][dirNB]kifu.Bitboard
+)
+
+func init() {
+	for a := kifu.Square(0); a < kifu.SquareNB; a++ {
+		for b := range rayDir[a] {
+			rayDir[a][b] = -1
+		}
+		for d, st := range dirSteps {
+			f, r := a.File(), a.Rank()
+			for {
+				f, r = f+st[0], r+st[1]
+				if f < 1 || f > 9 || r < 1 || r > 9 {
+					break
+				}
+				b := kifu.NewSquare(f, r)
+				rayDir[a][b] = int8(d)
+				rayBeyond[a][d] = rayBeyond[a][d].Set(b)
+			}
+		}
+	}
+}
+
+// setDirSliders sets dirSliders: per direction d, the sliders that attack along d
+// reversed: the pieces that, standing beyond a square in direction d,
+// attack it along that line.
+func (b *board) setDirSliders() {
+	for d, st := range dirSteps {
+		switch {
+		case st[0] == 0 && st[1] == -1: // towards rank 1: White lances point back
+			b.dirSliders[d] = b.rd.Or(b.lance[kifu.White])
+		case st[0] == 0: // towards rank 9: Black lances point back
+			b.dirSliders[d] = b.rd.Or(b.lance[kifu.Black])
+		case st[1] == 0:
+			b.dirSliders[d] = b.rd
+		default:
+			b.dirSliders[d] = b.bh
+		}
+	}
+}
+
+// xrays returns the slider that attacks sq through the square from, just
+// vacated (occ no longer has it), if any, restricted to occ.
 func (b *board) xrays(sq, from kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
-	if from.File() == sq.File() {
-		return kifu.RookAttacks(sq, occ).And(kifu.FileBB(sq.File())).And(b.rd).
-			Or(kifu.LanceAttacks(kifu.White, sq, occ).And(b.lance[kifu.Black])).
-			Or(kifu.LanceAttacks(kifu.Black, sq, occ).And(b.lance[kifu.White])).
-			And(occ)
+	d := rayDir[sq][from]
+	if d < 0 {
+		return kifu.EmptyBB
 	}
-	if from.Rank() == sq.Rank() {
-		return kifu.RookAttacks(sq, occ).And(kifu.RankBB(sq.Rank())).And(b.rd).And(occ)
+	for cand := rayBeyond[from][d].And(b.dirSliders[d]).And(occ); cand.Any(); {
+		s := cand.Pop()
+		if kifu.Between(sq, s).And(occ).IsEmpty() {
+			return kifu.SquareBB(s)
+		}
 	}
-	return kifu.BishopAttacks(sq, occ).And(b.bh).And(occ)
+	return kifu.EmptyBB
 }
 
 // swap plays out the exchange on sq, where a piece of type victim stands
@@ -133,40 +277,67 @@ func (b *board) xrays(sq, from kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
 // side's gain with best play, where either side may stop at any time: 0
 // when side should not capture at all.
 func (b *board) swap(sq kifu.Square, occ, att kifu.Bitboard, side kifu.Color, victim kifu.PieceType) int {
-	var vals [48]int
+	ok, tail := b.swapTail(sq, occ, att, side)
+	if !ok {
+		return 0
+	}
+	return max(0, captureValue[victim]-tail)
+}
+
+// swapTail plays out the exchange on sq as swap does, without knowing the
+// piece on sq: ok reports whether side can capture at all, and tail is
+// what the other side then gains from the rest of the exchange (≥ 0), so
+// that swap = max(0, CaptureValue(victim) − tail). The sequence of
+// captures does not depend on the victim.
+func (b *board) swapTail(sq kifu.Square, occ, att kifu.Bitboard, side kifu.Color) (ok bool, tail int) {
+	// vals[i] is the value of the piece taken by capture i+1: the piece
+	// that made capture i. At most 20 pieces can ever attack one square
+	// (8 neighbours, 4 knights, 8 sliders).
+	var vals [32]int8
 	n := 0
 	for {
 		mine := att.And(b.color[side])
 		if mine.IsEmpty() {
 			break
 		}
-		var apt kifu.PieceType
-		var from kifu.Square
-		for _, pt := range seeOrder {
-			if bb := mine.And(b.byType[pt]); bb.Any() {
-				apt, from = pt, bb.LSB()
-				break
+		// Least valuable attacker; among equals the lowest square.
+		from := mine.Pop()
+		apt := b.pos.PieceAt(from).Type()
+		for mine.Any() {
+			s := mine.Pop()
+			if pt := b.pos.PieceAt(s).Type(); seeRank[pt] < seeRank[apt] {
+				from, apt = s, pt
 			}
 		}
 		occ = occ.Clear(from)
 		att = att.Clear(from)
-		if apt != kifu.Knight {
-			att = att.Or(b.xrays(sq, from, occ))
-		}
+		att = att.Or(b.xrays(sq, from, occ)) // a slider behind from may be uncovered
 		if apt == kifu.King && att.And(b.color[side.Opp()]).Any() {
 			break
 		}
-		vals[n] = captureValue[victim]
+		vals[n] = int8(captureValue[apt])
 		n++
-		victim = apt
 		side = side.Opp()
 	}
-	best := 0
-	for i := n - 1; i >= 0; i-- {
-		best = max(0, vals[i]-best)
+	if n == 0 {
+		return false, 0
 	}
-	return best
+	// vals[n-1] is the piece making the last capture, never taken.
+	best := 0
+	for i := n - 2; i >= 0; i-- {
+		best = max(0, int(vals[i])-best)
+	}
+	return true, best
 }
+
+// promotionValue is PromotionValue as a table (0 for types that do not
+// promote).
+var promotionValue = func() (t [16]int) {
+	for pt := kifu.Pawn; pt <= kifu.Rook; pt++ {
+		t[pt] = PromotionValue(pt)
+	}
+	return t
+}()
 
 // firstTerm returns the first term of SEE(m): what m itself gains.
 func firstTerm(m kifu.Move) int {
