@@ -175,6 +175,11 @@ type Classifier struct {
 	enPrise  kifu.Bitboard     // our non-king pieces en prise
 	themBB   kifu.Bitboard     // the opponent's pieces
 	checkSq  [16]kifu.Bitboard // by piece type: where a piece of ours would check
+	// worthy[pt] is a superset of the opponent's pieces worth forking by
+	// a piece of type pt: the king, the pieces worth more, and the pieces
+	// defended at most once (a move takes away at most one defender: the
+	// piece it captures or the one whose line it blocks).
+	worthy [16]kifu.Bitboard
 
 	// Per-square caches, valid when their stamp equals stamp: the
 	// attackers of both colors of a square with the position's occupancy
@@ -242,6 +247,7 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 	themMap, rays := c.b.attackMaps(them, occ)
 	att := themMap.once
 	c.themAtt, c.themRays = att, rays
+	c.setWorthy(themMap.twice)
 	usMap, _ := c.b.attackMaps(us, occ)
 	c.usAtt1, c.usAtt2 = usMap.once, usMap.twice
 	c.usBH = c.b.bh.And(own)
@@ -256,6 +262,32 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 			c.enPrise = c.enPrise.Set(sq)
 		}
 	}
+}
+
+// setWorthy sets worthy, given the squares the opponent attacks twice.
+func (c *Classifier) setWorthy(twice kifu.Bitboard) {
+	t, them := &c.b.byType, c.themBB
+	weak := them.AndNot(twice).Or(t[kifu.King].And(them))
+	// Pieces worth more than a lance (3), knight (4), silver (5), gold
+	// (6), bishop (8), rook or horse (10); nothing is worth more than a
+	// dragon (12) but the king.
+	gt10 := t[kifu.Dragon]
+	gt8 := gt10.Or(t[kifu.Rook]).Or(t[kifu.Horse])
+	gt6 := gt8.Or(t[kifu.Bishop])
+	gt5 := gt6.Or(c.b.golds)
+	gt4 := gt5.Or(t[kifu.Silver])
+	gt3 := gt4.Or(t[kifu.Knight])
+	w := &c.worthy
+	w[kifu.Lance] = weak.Or(gt3.And(them))
+	w[kifu.Knight] = weak.Or(gt4.And(them))
+	w[kifu.Silver] = weak.Or(gt5.And(them))
+	gold := weak.Or(gt6.And(them))
+	w[kifu.Gold], w[kifu.ProPawn], w[kifu.ProLance], w[kifu.ProKnight], w[kifu.ProSilver] = gold, gold, gold, gold, gold
+	w[kifu.Bishop] = weak.Or(gt8.And(them))
+	w[kifu.Rook] = weak.Or(gt10.And(them))
+	w[kifu.Horse] = w[kifu.Rook]
+	w[kifu.Dragon] = weak
+	w[kifu.King] = weak
 }
 
 // usLine returns our sliders on the lines through sq that could attack
@@ -322,13 +354,18 @@ func (c *Classifier) boardGain(m kifu.Move, first int) int {
 	// The opponent's attackers of to after m are those before m plus the
 	// sliders whose line through the vacated origin reaches to.
 	to, from := m.To(), m.From()
-	if c.themAtt.Has(to) && !c.usAtt2.Has(to) && c.usLine(to).Clear(from).IsEmpty() {
+	occ := c.b.occ.Clear(from).Set(to)
+	x := c.b.xrays(to, from, occ)
+	if !c.themAtt.Has(to) {
+		if x.And(c.themBB).IsEmpty() {
+			return first // nobody of theirs reaches to, even through from
+		}
+	} else if !c.usAtt2.Has(to) && c.usLine(to).Clear(from).IsEmpty() {
 		// They capture and we can never recapture: the mover is our only
 		// attacker of to, and no slider of ours can be uncovered.
 		return first - captureValue[m.PieceAfter().Type()]
 	}
-	occ := c.b.occ.Clear(from).Set(to)
-	att := c.attackersAt(to).Clear(from).Or(c.b.xrays(to, from, occ))
+	att := c.attackersAt(to).Clear(from).Or(x)
 	if att.And(c.b.color[c.them]).IsEmpty() {
 		return first
 	}
@@ -348,16 +385,19 @@ func (c *Classifier) Classify(m kifu.Move) Set { return c.Facts(m).Set() }
 // Facts returns the facts about the legal move m of the position c was
 // reset for.
 func (c *Classifier) Facts(m kifu.Move) Facts {
-	var f Facts
-	c.facts(m, &f)
-	return f
+	var e Classified
+	c.classify(m, &e)
+	return e.Facts
 }
 
-// facts fills f for m. It is see and the rest at once, testing each
-// square's bitboard once.
-func (c *Classifier) facts(m kifu.Move, f *Facts) {
+// classify fills e (Facts and Set) for m. It is see and the rest at once,
+// testing each square's bitboard once.
+func (c *Classifier) classify(m kifu.Move, e *Classified) {
+	e.Move = m
+	f := &e.Facts
 	to := m.To()
 	toBB := kifu.SquareBB(to)
+	var drop Flags
 	if m.IsDrop() {
 		pt := m.DroppedType()
 		gain := 0
@@ -372,45 +412,68 @@ func (c *Classifier) facts(m kifu.Move, f *Facts) {
 		if gain >= 0 {
 			c.targets(m, pt, to, c.b.occ.Or(toBB), f)
 		}
-		return
-	}
-	from := m.From()
-	fromBB := kifu.SquareBB(from)
-	pt := m.Piece().Type()
-	ptAfter := pt
-	var fl Flags
-	first := 0
-	if m.IsCapture() {
-		fl = FlagCapture
-		first = captureValue[m.Captured().Type()]
-		if to == c.recapSq {
-			fl |= FlagRecapture
+		drop = 1
+	} else {
+		from := m.From()
+		fromBB := kifu.SquareBB(from)
+		pt := m.Piece().Type()
+		ptAfter := pt
+		var fl Flags
+		first := 0
+		if m.IsCapture() {
+			fl = FlagCapture
+			first = captureValue[m.Captured().Type()]
+			if to == c.recapSq {
+				fl |= FlagRecapture
+			}
+		}
+		if m.IsPromotion() {
+			fl |= FlagPromotion
+			ptAfter = pt + kifu.Promoted
+			first += promotionValue[pt&15]
+		}
+		gain := first
+		if c.themAtt.And(toBB).Any() || c.themRays.And(fromBB).Any() {
+			gain = c.boardGain(m, first)
+		}
+		if c.checkSq[ptAfter&15].And(toBB).Any() {
+			fl |= FlagCheck | FlagDirectCheck
+		}
+		if c.discover.And(fromBB).Any() && !kifu.Aligned(c.eksq, from, to) {
+			fl |= FlagCheck | FlagDiscoveredCheck
+		}
+		if c.enPrise.And(fromBB).Any() {
+			fl |= FlagEnPrise
+			if gain == first {
+				fl |= FlagEscape
+			}
+		}
+		*f = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
+		if gain >= 0 {
+			c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), f)
 		}
 	}
-	if m.IsPromotion() {
-		fl |= FlagPromotion
-		ptAfter = pt + kifu.Promoted
-		first += promotionValue[pt&15]
+	// The set (setFrom, by hand: the compiler would not inline it).
+	if f.Flags&setFlags != 0 || f.Attacks != 0 {
+		e.Set = f.Set()
+	} else {
+		e.Set = plainSet[drop][f.Piece&15][uint16(f.Gain)>>15]
 	}
-	gain := first
-	if c.themAtt.And(toBB).Any() || c.themRays.And(fromBB).Any() {
-		gain = c.boardGain(m, first)
-	}
-	if c.checkSq[ptAfter&15].And(toBB).Any() {
-		fl |= FlagCheck | FlagDirectCheck
-	}
-	if c.discover.And(fromBB).Any() && !kifu.Aligned(c.eksq, from, to) {
-		fl |= FlagCheck | FlagDiscoveredCheck
-	}
-	if c.enPrise.And(fromBB).Any() {
-		fl |= FlagEnPrise
-		if gain == first {
-			fl |= FlagEscape
+}
+
+// plainSet[drop][pt][loss] is the set of the move/ or drop/ category
+// alone.
+var plainSet [2][16][2]Set
+
+func init() {
+	// This runs after categories.go's init, which fills moveCat and
+	// dropCat: init functions run in file name order (the go command
+	// presents a package's files sorted by name); TestPlainSet checks it.
+	for pt := range kifu.PieceTypeNB {
+		for loss := range 2 {
+			plainSet[0][pt][loss].Add(moveCat[pt][loss])
+			plainSet[1][pt][loss].Add(dropCat[pt][loss])
 		}
-	}
-	*f = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
-	if gain >= 0 {
-		c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), f)
 	}
 }
 
@@ -419,6 +482,7 @@ func (c *Classifier) facts(m kifu.Move, f *Facts) {
 // m.
 func (c *Classifier) targets(m kifu.Move, ptAfter kifu.PieceType, to kifu.Square, occ kifu.Bitboard, f *Facts) {
 	them := c.themBB
+	worthy := c.worthy[ptAfter&15]
 	var targets kifu.Bitboard
 	switch ptAfter {
 	case kifu.Pawn:
@@ -442,17 +506,32 @@ func (c *Classifier) targets(m kifu.Move, ptAfter kifu.PieceType, to kifu.Square
 	case kifu.King:
 		targets = kifu.KingAttacks(to).And(them)
 	case kifu.Lance:
+		if !rays[to].file.And(worthy).MoreThanOne() {
+			return
+		}
 		targets = kifu.LanceAttacks(c.us, to, occ).And(them)
 	case kifu.Bishop:
+		if !rays[to].diag.And(worthy).MoreThanOne() {
+			return
+		}
 		targets = kifu.BishopAttacks(to, occ).And(them)
 	case kifu.Rook:
+		if !rays[to].file.Or(rays[to].rank).And(worthy).MoreThanOne() {
+			return
+		}
 		targets = kifu.RookAttacks(to, occ).And(them)
 	case kifu.Horse:
+		if !rays[to].diag.Or(kifu.KingAttacks(to)).And(worthy).MoreThanOne() {
+			return
+		}
 		targets = kifu.BishopAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
 	case kifu.Dragon:
+		if !rays[to].file.Or(rays[to].rank).Or(kifu.KingAttacks(to)).And(worthy).MoreThanOne() {
+			return
+		}
 		targets = kifu.RookAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
 	}
-	if targets.MoreThanOne() {
+	if targets.And(worthy).MoreThanOne() {
 		c.fork(m, ptAfter, targets, f)
 	}
 }
@@ -522,15 +601,7 @@ func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Class
 	buf = slices.Grow(buf, len(moves))[:n+len(moves)]
 	out := buf[n:]
 	for i, m := range moves {
-		e := &out[i]
-		e.Move = m
-		c.facts(m, &e.Facts)
-		if e.Facts.Flags&setFlags == 0 && e.Facts.Attacks == 0 {
-			e.Set = Set{}
-			e.Set.Add(e.Facts.plain())
-		} else {
-			e.Set = e.Facts.Set()
-		}
+		c.classify(m, &out[i])
 	}
 	return buf
 }

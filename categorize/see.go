@@ -132,14 +132,24 @@ func (b *board) attackMaps(c kifu.Color, occ kifu.Bitboard) (m attackMap, rays k
 	for p := b.lance[c]; p.Any(); {
 		r.add(kifu.LanceAttacks(c, p.Pop(), occ))
 	}
-	for p := b.bh.And(own); p.Any(); {
+	for p := t[kifu.Bishop].And(own); p.Any(); {
 		r.add(kifu.BishopAttacks(p.Pop(), occ))
 	}
-	for p := b.rd.And(own); p.Any(); {
+	for p := t[kifu.Rook].And(own); p.Any(); {
 		r.add(kifu.RookAttacks(p.Pop(), occ))
 	}
-	for p := t[kifu.Horse].Or(t[kifu.Dragon]).And(own); p.Any(); {
-		m.add(kifu.KingAttacks(p.Pop()))
+	// A horse or dragon counts once on the squares both its moves reach.
+	for p := t[kifu.Horse].And(own); p.Any(); {
+		s := p.Pop()
+		a := kifu.BishopAttacks(s, occ)
+		r.add(a)
+		m.add(kifu.KingAttacks(s).AndNot(a))
+	}
+	for p := t[kifu.Dragon].And(own); p.Any(); {
+		s := p.Pop()
+		a := kifu.RookAttacks(s, occ)
+		r.add(a)
+		m.add(kifu.KingAttacks(s).AndNot(a))
 	}
 	// Merge the sliders' map into m.
 	m.twice = m.twice.Or(r.twice).Or(m.once.And(r.once))
@@ -290,6 +300,25 @@ func (b *board) swap(sq kifu.Square, occ, att kifu.Bitboard, side kifu.Color, vi
 // that swap = max(0, CaptureValue(victim) − tail). The sequence of
 // captures does not depend on the victim.
 func (b *board) swapTail(sq kifu.Square, occ, att kifu.Bitboard, side kifu.Color) (ok bool, tail int) {
+	// Sliders on the lines through sq that do not attack it yet: with
+	// none, no capture can uncover an attacker.
+	r := &rays[sq]
+	pot := r.diag.And(b.bh).Or(r.rank.And(b.rd)).Or(r.file.And(b.xrayers)).And(occ).AndNot(att)
+	mine, theirs := att.And(b.color[side]), att.And(b.color[side.Opp()])
+	if pot.IsEmpty() && !mine.MoreThanOne() && !theirs.MoreThanOne() {
+		// One attacker each at most, nothing behind them.
+		if mine.IsEmpty() {
+			return false, 0
+		}
+		apt := b.pos.PieceAt(mine.LSB()).Type()
+		if theirs.IsEmpty() {
+			return true, 0
+		}
+		if apt == kifu.King {
+			return false, 0 // the king may not capture onto a defended square
+		}
+		return true, captureValue[apt]
+	}
 	// vals[i] is the value of the piece taken by capture i+1: the piece
 	// that made capture i. At most 20 pieces can ever attack one square
 	// (8 neighbours, 4 knights, 8 sliders).
@@ -311,7 +340,12 @@ func (b *board) swapTail(sq kifu.Square, occ, att kifu.Bitboard, side kifu.Color
 		}
 		occ = occ.Clear(from)
 		att = att.Clear(from)
-		att = att.Or(b.xrays(sq, from, occ)) // a slider behind from may be uncovered
+		if pot.Any() {
+			if x := b.xrays(sq, from, occ); x.Any() { // a slider behind from is uncovered
+				att = att.Or(x)
+				pot = pot.AndNot(x)
+			}
+		}
 		if apt == kifu.King && att.And(b.color[side.Opp()]).Any() {
 			break
 		}
