@@ -303,7 +303,7 @@ func (c *Classifier) usLine(sq kifu.Square) kifu.Bitboard {
 func (c *Classifier) attackersAt(sq kifu.Square) kifu.Bitboard {
 	if c.attStamp[sq] != c.stamp {
 		c.attStamp[sq] = c.stamp
-		c.attCache[sq] = c.b.attackers(sq, c.b.occ)
+		c.attCache[sq] = c.b.attackersNow(sq)
 	}
 	return c.attCache[sq]
 }
@@ -355,9 +355,8 @@ func (c *Classifier) boardGain(m kifu.Move, first int) int {
 	// sliders whose line through the vacated origin reaches to.
 	to, from := m.To(), m.From()
 	occ := c.b.occ.Clear(from).Set(to)
-	x := c.b.xrays(to, from, occ)
 	if !c.themAtt.Has(to) {
-		if x.And(c.themBB).IsEmpty() {
+		if c.b.xrays(to, from, occ).And(c.themBB).IsEmpty() {
 			return first // nobody of theirs reaches to, even through from
 		}
 	} else if !c.usAtt2.Has(to) && c.usLine(to).Clear(from).IsEmpty() {
@@ -365,7 +364,7 @@ func (c *Classifier) boardGain(m kifu.Move, first int) int {
 		// attacker of to, and no slider of ours can be uncovered.
 		return first - captureValue[m.PieceAfter().Type()]
 	}
-	att := c.attackersAt(to).Clear(from).Or(x)
+	att := c.attackersAt(to).Clear(from).Or(c.b.xrays(to, from, occ))
 	if att.And(c.b.color[c.them]).IsEmpty() {
 		return first
 	}
@@ -600,10 +599,63 @@ func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Class
 	n := len(buf)
 	buf = slices.Grow(buf, len(moves))[:n+len(moves)]
 	out := buf[n:]
-	for i, m := range moves {
-		c.classify(m, &out[i])
+	for i := 0; i < len(moves); {
+		m := moves[i]
+		if !m.IsDrop() {
+			c.classify(m, &out[i])
+			i++
+			continue
+		}
+		// The generator emits drops in runs of one piece type.
+		pt := m.DroppedType()
+		j := i + 1
+		for j < len(moves) && moves[j].IsDrop() && moves[j].DroppedType() == pt {
+			j++
+		}
+		c.classifyDrops(pt, moves[i:j], out[i:j])
+		i = j
 	}
 	return buf
+}
+
+// classifyDrops is classify for drops of pieces of type pt, specialised.
+func (c *Classifier) classifyDrops(pt kifu.PieceType, moves []kifu.Move, out []Classified) {
+	out = out[:len(moves)]
+	chk := c.checkSq[pt&15]
+	themAtt := c.themAtt
+	occ := c.b.occ
+	plain := &plainSet[1][pt&15]
+	for i, m := range moves {
+		e := &out[i]
+		to := m.To()
+		toBB := kifu.SquareBB(to)
+		gain := 0
+		if themAtt.And(toBB).Any() {
+			gain = c.dropGain(pt, to)
+		}
+		fl := FlagDrop
+		if chk.And(toBB).Any() {
+			fl |= FlagCheck | FlagDirectCheck
+		}
+		e.Move = m
+		e.Facts = Facts{Gain: int16(gain), Flags: fl, Piece: pt}
+		if gain >= 0 {
+			if pt == kifu.Pawn {
+				if t := kifu.PawnAttacks(c.us, to).And(c.themBB); t.Any() {
+					if g, ok := AttackTargetOf(c.pos.PieceAt(t.LSB()).Type()); ok {
+						e.Facts.Attacks = 1 << g
+					}
+				}
+			} else {
+				c.targets(m, pt, to, occ.Or(toBB), &e.Facts)
+			}
+		}
+		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
+			e.Set = e.Facts.Set()
+		} else {
+			e.Set = plain[uint16(gain)>>15]
+		}
+	}
 }
 
 // Classify returns the categories of the legal move m of pos, whose

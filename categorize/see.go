@@ -75,11 +75,16 @@ type board struct {
 	// dirSliders[d] is the sliders that attack a square from beyond it in
 	// direction d (see setDirSliders).
 	dirSliders [dirNB]kifu.Bitboard
-	pos        *kifu.Position
+	// slid holds the sliders (at most 8: rooks, bishops, lances, promoted
+	// or not) with their attacks given occ, filled by attackMaps.
+	slid  [8]sliderAttacks
+	nslid int
+	pos   *kifu.Position
 }
 
 func (b *board) load(pos *kifu.Position) {
 	b.pos = pos
+	b.nslid = 0
 	b.occ = pos.Occupied()
 	b.color[kifu.Black] = pos.Pieces(kifu.Black)
 	b.color[kifu.White] = pos.Pieces(kifu.White)
@@ -97,6 +102,12 @@ func (b *board) load(pos *kifu.Position) {
 	b.lance[kifu.White] = t[kifu.Lance].And(b.color[kifu.White])
 	b.xrayers = b.bh.Or(b.rd).Or(t[kifu.Lance])
 	b.setDirSliders()
+}
+
+// sliderAttacks is a slider's square and attacks.
+type sliderAttacks struct {
+	att kifu.Bitboard
+	sq  kifu.Square
 }
 
 // attackMap accumulates attack sets: the squares attacked at least once
@@ -130,24 +141,27 @@ func (b *board) attackMaps(c kifu.Color, occ kifu.Bitboard) (m attackMap, rays k
 	}
 	var r attackMap
 	for p := b.lance[c]; p.Any(); {
-		r.add(kifu.LanceAttacks(c, p.Pop(), occ))
+		s := p.Pop()
+		r.add(b.slider(s, kifu.LanceAttacks(c, s, occ)))
 	}
 	for p := t[kifu.Bishop].And(own); p.Any(); {
-		r.add(kifu.BishopAttacks(p.Pop(), occ))
+		s := p.Pop()
+		r.add(b.slider(s, kifu.BishopAttacks(s, occ)))
 	}
 	for p := t[kifu.Rook].And(own); p.Any(); {
-		r.add(kifu.RookAttacks(p.Pop(), occ))
+		s := p.Pop()
+		r.add(b.slider(s, kifu.RookAttacks(s, occ)))
 	}
 	// A horse or dragon counts once on the squares both its moves reach.
 	for p := t[kifu.Horse].And(own); p.Any(); {
 		s := p.Pop()
-		a := kifu.BishopAttacks(s, occ)
+		a := b.slider(s, kifu.BishopAttacks(s, occ))
 		r.add(a)
 		m.add(kifu.KingAttacks(s).AndNot(a))
 	}
 	for p := t[kifu.Dragon].And(own); p.Any(); {
 		s := p.Pop()
-		a := kifu.RookAttacks(s, occ)
+		a := b.slider(s, kifu.RookAttacks(s, occ))
 		r.add(a)
 		m.add(kifu.KingAttacks(s).AndNot(a))
 	}
@@ -157,9 +171,32 @@ func (b *board) attackMaps(c kifu.Color, occ kifu.Bitboard) (m attackMap, rays k
 	return m, r.once
 }
 
-// attackers returns the pieces of both colors that attack sq given the
-// occupancy occ, restricted to occ (pieces taken off occ do not attack).
-func (b *board) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
+// slider records the slider on s with its slide attacks a, and returns a.
+func (b *board) slider(s kifu.Square, a kifu.Bitboard) kifu.Bitboard {
+	if b.nslid < len(b.slid) {
+		b.slid[b.nslid] = sliderAttacks{a, s}
+		b.nslid++
+	}
+	return a
+}
+
+// attackersNow returns the pieces of both colors that attack sq with the
+// snapshot's occupancy, using the sliders' attacks recorded by
+// attackMaps (which must have run for both colors).
+func (b *board) attackersNow(sq kifu.Square) kifu.Bitboard {
+	att := b.steppers(sq)
+	t := kifu.SquareBB(sq)
+	for i := range b.nslid {
+		if s := &b.slid[i]; s.att.And(t).Any() {
+			att = att.Or(kifu.SquareBB(s.sq))
+		}
+	}
+	return att
+}
+
+// steppers returns the pieces of both colors that attack sq by a step
+// (the step moves of horses, dragons and kings included).
+func (b *board) steppers(sq kifu.Square) kifu.Bitboard {
 	// A Black piece attacks sq when a White piece of its kind on sq would
 	// attack the Black piece's square, and vice versa.
 	black := kifu.PawnAttacks(kifu.White, sq).And(b.byType[kifu.Pawn]).
@@ -172,7 +209,15 @@ func (b *board) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
 		Or(kifu.SilverAttacks(kifu.Black, sq).And(b.silverK)).
 		Or(kifu.GoldAttacks(kifu.Black, sq).And(b.goldK)).
 		And(b.color[kifu.White])
-	return black.Or(white).Or(b.sliders(sq, occ)).And(occ)
+	return black.Or(white)
+}
+
+// attackers returns the pieces of both colors that attack sq given the
+// occupancy occ, restricted to occ (pieces taken off occ do not attack).
+func (b *board) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
+	// A Black piece attacks sq when a White piece of its kind on sq would
+	// attack the Black piece's square, and vice versa.
+	return b.steppers(sq).Or(b.sliders(sq, occ)).And(occ)
 }
 
 // rays holds, per square, its file, its rank and its two diagonals (the
@@ -300,10 +345,20 @@ func (b *board) swap(sq kifu.Square, occ, att kifu.Bitboard, side kifu.Color, vi
 // that swap = max(0, CaptureValue(victim) − tail). The sequence of
 // captures does not depend on the victim.
 func (b *board) swapTail(sq kifu.Square, occ, att kifu.Bitboard, side kifu.Color) (ok bool, tail int) {
-	// Sliders on the lines through sq that do not attack it yet: with
-	// none, no capture can uncover an attacker.
+	// The sliders that may join: on a line through sq, not attacking it
+	// yet, with nothing between them and sq but pieces that may leave
+	// (attackers, or such sliders). With none, no capture uncovers an
+	// attacker.
 	r := &rays[sq]
 	pot := r.diag.And(b.bh).Or(r.rank.And(b.rd)).Or(r.file.And(b.xrayers)).And(occ).AndNot(att)
+	if pot.Any() {
+		may := att.Or(pot)
+		for p := pot; p.Any(); {
+			if s := p.Pop(); kifu.Between(sq, s).And(occ).AndNot(may).Any() {
+				pot = pot.Clear(s)
+			}
+		}
+	}
 	mine, theirs := att.And(b.color[side]), att.And(b.color[side.Opp()])
 	if pot.IsEmpty() && !mine.MoreThanOne() && !theirs.MoreThanOne() {
 		// One attacker each at most, nothing behind them.
