@@ -599,33 +599,33 @@ func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Class
 	n := len(buf)
 	buf = slices.Grow(buf, len(moves))[:n+len(moves)]
 	out := buf[n:]
-	for i := 0; i < len(moves); {
-		m := moves[i]
-		if !m.IsDrop() {
-			c.classify(m, &out[i])
-			i++
-			continue
-		}
-		// The generator emits drops in runs of one piece type.
-		pt := m.DroppedType()
-		j := i + 1
-		for j < len(moves) && moves[j].IsDrop() && moves[j].DroppedType() == pt {
-			j++
-		}
-		c.classifyDrops(pt, moves[i:j], out[i:j])
-		i = j
+	// The generator emits the drops last, in runs of one piece type.
+	i := 0
+	for ; i < len(moves) && !moves[i].IsDrop(); i++ {
+		c.classify(moves[i], &out[i])
 	}
+	c.classifyDrops(moves[i:], out[i:])
 	return buf
 }
 
-// classifyDrops is classify for drops of pieces of type pt, specialised.
-func (c *Classifier) classifyDrops(pt kifu.PieceType, moves []kifu.Move, out []Classified) {
+// classifyDrops is classify for drops, specialised: per-type values are
+// loaded once per run of drops of one type.
+func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
 	out = out[:len(moves)]
-	chk := c.checkSq[pt&15]
-	themAtt := c.themAtt
-	occ := c.b.occ
-	plain := &plainSet[1][pt&15]
+	themAtt, occ := c.themAtt, c.b.occ
+	var pt kifu.PieceType
+	var chk kifu.Bitboard
+	var plain *[2]Set
 	for i, m := range moves {
+		if !m.IsDrop() { // not from the generator: take the general way
+			c.classify(m, &out[i])
+			continue
+		}
+		if t := m.DroppedType(); t != pt {
+			pt = t
+			chk = c.checkSq[pt&15]
+			plain = &plainSet[1][pt&15]
+		}
 		e := &out[i]
 		to := m.To()
 		toBB := kifu.SquareBB(to)

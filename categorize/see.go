@@ -77,14 +77,16 @@ type board struct {
 	dirSliders [dirNB]kifu.Bitboard
 	// slid holds the sliders (at most 8: rooks, bishops, lances, promoted
 	// or not) with their attacks given occ, filled by attackMaps.
-	slid  [8]sliderAttacks
-	nslid int
-	pos   *kifu.Position
+	slid    [8]sliderAttacks
+	nslid   int
+	slidAll kifu.Bitboard // the union of the sliders' attacks
+	pos     *kifu.Position
 }
 
 func (b *board) load(pos *kifu.Position) {
 	b.pos = pos
 	b.nslid = 0
+	b.slidAll = kifu.EmptyBB
 	b.occ = pos.Occupied()
 	b.color[kifu.Black] = pos.Pieces(kifu.Black)
 	b.color[kifu.White] = pos.Pieces(kifu.White)
@@ -177,6 +179,7 @@ func (b *board) slider(s kifu.Square, a kifu.Bitboard) kifu.Bitboard {
 		b.slid[b.nslid] = sliderAttacks{a, s}
 		b.nslid++
 	}
+	b.slidAll = b.slidAll.Or(a)
 	return a
 }
 
@@ -186,6 +189,9 @@ func (b *board) slider(s kifu.Square, a kifu.Bitboard) kifu.Bitboard {
 func (b *board) attackersNow(sq kifu.Square) kifu.Bitboard {
 	att := b.steppers(sq)
 	t := kifu.SquareBB(sq)
+	if b.slidAll.And(t).IsEmpty() {
+		return att
+	}
 	for i := range b.nslid {
 		if s := &b.slid[i]; s.att.And(t).Any() {
 			att = att.Or(kifu.SquareBB(s.sq))
@@ -292,21 +298,16 @@ func init() {
 	}
 }
 
-// setDirSliders sets dirSliders: per direction d, the sliders that attack along d
-// reversed: the pieces that, standing beyond a square in direction d,
-// attack it along that line.
+// setDirSliders sets dirSliders: per direction d, the sliders that,
+// standing beyond a square in direction d, attack it along that line.
 func (b *board) setDirSliders() {
-	for d, st := range dirSteps {
-		switch {
-		case st[0] == 0 && st[1] == -1: // towards rank 1: White lances point back
-			b.dirSliders[d] = b.rd.Or(b.lance[kifu.White])
-		case st[0] == 0: // towards rank 9: Black lances point back
-			b.dirSliders[d] = b.rd.Or(b.lance[kifu.Black])
-		case st[1] == 0:
-			b.dirSliders[d] = b.rd
-		default:
-			b.dirSliders[d] = b.bh
-		}
+	// dirSteps: 0 towards rank 1, 1 towards rank 9, 2 and 3 along the
+	// rank, 4..7 diagonals.
+	b.dirSliders = [dirNB]kifu.Bitboard{
+		0: b.rd.Or(b.lance[kifu.White]), // White lances point down, at squares below them
+		1: b.rd.Or(b.lance[kifu.Black]),
+		2: b.rd, 3: b.rd,
+		4: b.bh, 5: b.bh, 6: b.bh, 7: b.bh,
 	}
 }
 
