@@ -165,6 +165,7 @@ type Classifier struct {
 	eksq     kifu.Square       // the opponent's king (NoSquare if none)
 	recapSq  kifu.Square       // where prev captured (NoSquare if it did not)
 	themAtt  kifu.Bitboard     // squares the opponent attacks
+	themAtt2 kifu.Bitboard     // squares the opponent attacks at least twice
 	themRays kifu.Bitboard     // squares attacked by the opponent's sliders
 	usAtt1   kifu.Bitboard     // squares we attack at least once
 	usAtt2   kifu.Bitboard     // squares we attack at least twice
@@ -246,7 +247,7 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 
 	themMap, rays := c.b.attackMaps(them, occ)
 	att := themMap.once
-	c.themAtt, c.themRays = att, rays
+	c.themAtt, c.themAtt2, c.themRays = att, themMap.twice, rays
 	c.setWorthy(themMap.twice)
 	usMap, _ := c.b.attackMaps(us, occ)
 	c.usAtt1, c.usAtt2 = usMap.once, usMap.twice
@@ -568,24 +569,30 @@ func forkKey(pt kifu.PieceType) int { return boardValue[pt]<<4 | int(targetOfTyp
 // attacks sq with the occupancy after m.
 func (c *Classifier) defended(m kifu.Move, sq kifu.Square) bool {
 	to := m.To()
-	// The defenders before m, less a piece m captures. Of the others, m
-	// can take away at most one: the slider whose line to sq passes
-	// through to (only when to was empty, else that line was blocked).
-	d := c.attackersAt(sq).And(c.b.color[c.them]).Clear(to)
-	if d.MoreThanOne() {
-		return true
+	// Of the defenders before m, m takes away at most one: the piece it
+	// captures, or (when to was empty) the slider whose line to sq passes
+	// through to.
+	sqBB := kifu.SquareBB(sq)
+	if c.themAtt2.And(sqBB).Any() {
+		return true // two or more defenders before m
 	}
-	if d.Any() && !kifu.Between(sq, d.LSB()).Has(to) {
-		return true
-	}
-	// No defender left but perhaps one behind the vacated origin.
-	if m.IsDrop() || !kifu.Line(sq, m.From()).And(c.b.xrayers).And(c.b.color[c.them]).Any() {
-		if d.IsEmpty() {
+	if c.themAtt.And(sqBB).IsEmpty() {
+		// No defender before m; one may be uncovered behind the origin.
+		if m.IsDrop() || !kifu.Line(sq, m.From()).And(c.b.xrayers).And(c.themBB).Any() {
 			return false
 		}
+		return c.b.attackers(sq, c.b.afterOcc(m)).And(c.themBB).Clear(to).Any()
 	}
-	occ := c.b.afterOcc(m)
-	return c.b.attackers(sq, occ).And(c.b.color[c.them]).Clear(to).Any()
+	// Exactly one defender before m: it stays unless m captures it or
+	// blocks its line.
+	if d := c.attackersAt(sq).And(c.themBB).Clear(to); d.Any() && !kifu.Between(sq, d.LSB()).Has(to) {
+		return true
+	}
+	// It is gone; another may be uncovered behind the origin.
+	if m.IsDrop() || !kifu.Line(sq, m.From()).And(c.b.xrayers).And(c.themBB).Any() {
+		return false
+	}
+	return c.b.attackers(sq, c.b.afterOcc(m)).And(c.themBB).Clear(to).Any()
 }
 
 // ClassifyAll resets c for pos and prev, generates every legal move of pos
@@ -601,11 +608,82 @@ func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Class
 	out := buf[n:]
 	// The generator emits the drops last, in runs of one piece type.
 	i := 0
-	for ; i < len(moves) && !moves[i].IsDrop(); i++ {
-		c.classify(moves[i], &out[i])
+	for i < len(moves) && !moves[i].IsDrop() {
+		i++
 	}
+	c.classifyBoard(moves[:i], out[:i])
 	c.classifyDrops(moves[i:], out[i:])
 	return buf
+}
+
+// classifyBoard is classify for board moves, specialised: what depends
+// only on the origin is worked out once per run of moves of one piece
+// (the generator emits a piece's moves together).
+func (c *Classifier) classifyBoard(moves []kifu.Move, out []Classified) {
+	out = out[:len(moves)]
+	from := kifu.NoSquare
+	var fromBB kifu.Bitboard
+	var fromFl Flags // FlagEnPrise, and FlagDiscoveredCheck for a discovered-check candidate
+	var rayed bool   // an opponent slider attacks from
+	for i, m := range moves {
+		if f := m.From(); f != from {
+			from = f
+			fromBB = kifu.SquareBB(from)
+			fromFl = 0
+			if c.enPrise.And(fromBB).Any() {
+				fromFl = FlagEnPrise
+			}
+			if c.discover.And(fromBB).Any() {
+				fromFl |= FlagDiscoveredCheck
+			}
+			rayed = c.themRays.And(fromBB).Any()
+		}
+		e := &out[i]
+		e.Move = m
+		to := m.To()
+		toBB := kifu.SquareBB(to)
+		pt := m.Piece().Type()
+		ptAfter := pt
+		var fl Flags
+		first := 0
+		if m.IsCapture() {
+			fl = FlagCapture
+			first = captureValue[m.Captured().Type()]
+			if to == c.recapSq {
+				fl |= FlagRecapture
+			}
+		}
+		if m.IsPromotion() {
+			fl |= FlagPromotion
+			ptAfter = pt + kifu.Promoted
+			first += promotionValue[pt&15]
+		}
+		gain := first
+		if rayed || c.themAtt.And(toBB).Any() {
+			gain = c.boardGain(m, first)
+		}
+		if c.checkSq[ptAfter&15].And(toBB).Any() {
+			fl |= FlagCheck | FlagDirectCheck
+		}
+		if fromFl&FlagDiscoveredCheck != 0 && !kifu.Aligned(c.eksq, from, to) {
+			fl |= FlagCheck | FlagDiscoveredCheck
+		}
+		if fromFl&FlagEnPrise != 0 {
+			fl |= FlagEnPrise
+			if gain == first {
+				fl |= FlagEscape
+			}
+		}
+		e.Facts = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
+		if gain >= 0 {
+			c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), &e.Facts)
+		}
+		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
+			e.Set = e.Facts.Set()
+		} else {
+			e.Set = plainSet[0][pt&15][uint16(gain)>>15]
+		}
+	}
 }
 
 // classifyDrops is classify for drops, specialised: per-type values are
