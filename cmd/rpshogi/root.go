@@ -66,6 +66,8 @@ search engine.`,
 	})
 	root.AddCommand(
 		newPerftCmd(ios, nil),
+		newCategoriesCmd(ios, nil),
+		newClassifyCmd(ios, nil),
 	)
 	return root
 }
