@@ -7,53 +7,6 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// Move categories, made exact. Let m be a legal move of the side to move
-// ("us") in a position, prev the previous move (kifu.MoveNone if none),
-// and SEE(m) its static exchange evaluation (see.go). The categories of m
-// are every one of the following that applies:
-//
-//   - recapture: prev captured on square s and m captures on s;
-//     RecaptureCategory(SEE(m)).
-//   - capture: m captures and is not a recapture; CaptureCategory(SEE(m)).
-//   - check: after m the opponent's king is attacked, by the moved or
-//     dropped piece (direct) or by a slider m uncovered (discovered);
-//     CheckCategory(SEE(m)).
-//   - promote/<piece>: m promotes a piece of type pt;
-//     PromoteCategory(pt, SEE(m)).
-//   - escape: m is a board move of a piece other than the king that was
-//     en prise on its origin, and SEE(m) equals its first term (the
-//     opponent's exchange on the destination gains them nothing, so the
-//     piece is not en prise there); EscapeCategory(TargetOf(pt)) with pt
-//     the type before the move. A piece is en prise on its square when
-//     the opponent, capturing it first with the least valuable attacker
-//     and then exchanging on that square under the SEE rules (no
-//     promotions, pins ignored, the king last and only onto an undefended
-//     square), gains more than 0.
-//   - fork: SEE(m) >= 0 and after m the moved piece (promoted if m
-//     promotes) attacks two or more opponent pieces worth attacking: the
-//     king; a piece with no opponent attacker of its square after m (its
-//     defenders are counted after m: the origin empty, the destination
-//     held by the mover, a piece m captured no longer defending; the king
-//     and pinned pieces defend); or a piece whose BoardValue exceeds the
-//     moved piece's. The grade is the lesser of the two most valuable
-//     targets, which is what the fork wins when the opponent saves the
-//     most valuable one (with exactly two targets: the lesser of the two);
-//     targets are ordered by BoardValue, ties by Target (a dragon is worth
-//     more than a rook, a rook more than a horse of the same board value).
-//     The king is never the lesser target. ForkCategory(TargetOf(lesser)).
-//   - attack/<target>/by-<pawn|knight>: SEE(m) >= 0, the piece standing on
-//     the destination after m is an unpromoted pawn or knight (a board move
-//     without promotion, or a drop), and it attacks an opponent king,
-//     rook or dragon, bishop or horse, gold or promoted small piece, or
-//     silver: AttackCategory(AttackTargetOf(type), byKnight) once for each
-//     distinct target group attacked.
-//   - move/<piece>: m is a board move of a piece of type pt (before the
-//     move; promoted types and the king have their own);
-//     MoveCategory(pt, SEE(m)).
-//   - drop/<piece>: m drops a piece of type pt; DropCategory(pt, SEE(m)).
-//
-// So every legal move has exactly one move/ or drop/ category.
-
 // Flags are the yes/no facts about a move (see Facts).
 type Flags uint16
 
@@ -380,85 +333,22 @@ func (c *Classifier) SEE(m kifu.Move) int {
 
 // Classify returns the categories of the legal move m of the position c
 // was reset for.
-func (c *Classifier) Classify(m kifu.Move) Set { return c.Facts(m).Set() }
+func (c *Classifier) Classify(m kifu.Move) Set { return c.classify(m).Set }
 
 // Facts returns the facts about the legal move m of the position c was
 // reset for.
-func (c *Classifier) Facts(m kifu.Move) Facts {
-	var e Classified
-	c.classify(m, &e)
-	return e.Facts
-}
+func (c *Classifier) Facts(m kifu.Move) Facts { return c.classify(m).Facts }
 
-// classify fills e (Facts and Set) for m. It is see and the rest at once,
-// testing each square's bitboard once.
-func (c *Classifier) classify(m kifu.Move, e *Classified) {
-	e.Move = m
-	f := &e.Facts
-	to := m.To()
-	toBB := kifu.SquareBB(to)
-	var drop Flags
+// classify classifies one move, the way ClassifyAll does.
+func (c *Classifier) classify(m kifu.Move) Classified {
+	ms := [1]kifu.Move{m}
+	var out [1]Classified
 	if m.IsDrop() {
-		pt := m.DroppedType()
-		gain := 0
-		if c.themAtt.And(toBB).Any() {
-			gain = c.dropGain(pt, to)
-		}
-		fl := FlagDrop
-		if c.checkSq[pt&15].And(toBB).Any() {
-			fl |= FlagCheck | FlagDirectCheck
-		}
-		*f = Facts{Gain: int16(gain), Flags: fl, Piece: pt}
-		if gain >= 0 {
-			c.targets(m, pt, to, c.b.occ.Or(toBB), f)
-		}
-		drop = 1
+		c.classifyDrops(ms[:], out[:])
 	} else {
-		from := m.From()
-		fromBB := kifu.SquareBB(from)
-		pt := m.Piece().Type()
-		ptAfter := pt
-		var fl Flags
-		first := 0
-		if m.IsCapture() {
-			fl = FlagCapture
-			first = captureValue[m.Captured().Type()]
-			if to == c.recapSq {
-				fl |= FlagRecapture
-			}
-		}
-		if m.IsPromotion() {
-			fl |= FlagPromotion
-			ptAfter = pt + kifu.Promoted
-			first += promotionValue[pt&15]
-		}
-		gain := first
-		if c.themAtt.And(toBB).Any() || c.themRays.And(fromBB).Any() {
-			gain = c.boardGain(m, first)
-		}
-		if c.checkSq[ptAfter&15].And(toBB).Any() {
-			fl |= FlagCheck | FlagDirectCheck
-		}
-		if c.discover.And(fromBB).Any() && !kifu.Aligned(c.eksq, from, to) {
-			fl |= FlagCheck | FlagDiscoveredCheck
-		}
-		if c.enPrise.And(fromBB).Any() {
-			fl |= FlagEnPrise
-			if gain == first {
-				fl |= FlagEscape
-			}
-		}
-		*f = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
-		if gain >= 0 {
-			c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), f)
-		}
+		c.classifyBoard(ms[:], out[:])
 	}
-	// The set (setFrom, by hand: the compiler would not inline it).
-	if f.Flags&setFlags != 0 || f.Attacks != 0 {
-		e.Set = f.Set()
-	} else {
-		e.Set = plainSet[drop][f.Piece&15][uint16(f.Gain)>>15]
-	}
+	return out[0]
 }
 
 // plainSet[drop][pt][loss] is the set of the move/ or drop/ category
@@ -695,8 +585,8 @@ func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
 	var chk kifu.Bitboard
 	var plain *[2]Set
 	for i, m := range moves {
-		if !m.IsDrop() { // not from the generator: take the general way
-			c.classify(m, &out[i])
+		if !m.IsDrop() { // not from the generator
+			c.classifyBoard(moves[i:i+1], out[i:i+1])
 			continue
 		}
 		if t := m.DroppedType(); t != pt {

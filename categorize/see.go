@@ -2,42 +2,6 @@ package categorize
 
 import "github.com/rpshogi/rpshogi/kifu"
 
-// Static exchange evaluation (SEE).
-//
-// SEE(m) is the material gain of the legal move m on its destination square
-// to, considering recaptures on to only, in the units of values.go:
-//
-//   - The first term is CaptureValue(captured) (0 if m captures nothing)
-//     plus PromotionValue(pt) if m promotes a piece of type pt; for a drop
-//     it is 0.
-//   - Then the opponent and the mover alternately capture on to, each with
-//     its least valuable attacker, each capture gaining CaptureValue of the
-//     piece standing on to (promoted or not). The occupancy is that after
-//     m (its origin empty), so a slider behind the origin takes part.
-//   - Least valuable is the order of BoardValue, ties broken by
-//     CaptureValue: pawn, lance, knight, silver, promoted pawn, promoted
-//     lance, promoted knight, promoted silver, gold, bishop, horse, rook,
-//     dragon, king (the order is total over piece types). Two attackers of
-//     one type (two golds, say) go in increasing square index (SQ11 = 0,
-//     file-major), which matters when one of them hides an x-ray attacker.
-//   - X-rays: when a capturer leaves its square, the rook or dragon behind
-//     it on the file or rank, the bishop or horse behind it on the
-//     diagonal, and the lance behind it on the file (pointing at to) join
-//     the exchange in front-to-back order, as the occupancy changes.
-//   - The king captures last (it is the most valuable attacker) and only
-//     if, once it stands on to, the other side has no attacker of to left;
-//     otherwise that side's captures end there.
-//   - Either side may stop capturing when continuing would lose: the
-//     result is the usual negamax of the swap list. The mover's move m
-//     itself is played, so SEE(m) = first term − (the opponent's best gain
-//     from the exchange on to, which is ≥ 0).
-//
-// Simplifications, as in chess SEE: pins and checks are ignored (a pinned
-// piece recaptures; a capture that leaves one's king in check counts, but
-// the king never steps onto a defended square), and recapturing pieces do
-// not promote (even a pawn recapturing into the opponent's camp stays a
-// pawn; only the move m itself may promote).
-
 // seeRank orders piece types for the least-valuable-attacker choice.
 var seeRank = func() (r [kifu.PieceTypeNB]uint8) {
 	order := [...]kifu.PieceType{
@@ -122,8 +86,10 @@ func (a *attackMap) add(b kifu.Bitboard) {
 }
 
 // attackMaps returns the attacks of c's pieces given occ, and the squares
-// attacked by c's sliders (lances, bishops, rooks, horses, dragons).
-func (b *board) attackMaps(c kifu.Color, occ kifu.Bitboard) (m attackMap, rays kifu.Bitboard) {
+// attacked by c's sliders (lances, bishops, rooks, horses, dragons). It
+// records the sliders' attacks for attackersNow, so occ must be the
+// snapshot's occupancy.
+func (b *board) attackMaps(c kifu.Color, occ kifu.Bitboard) (m attackMap, slides kifu.Bitboard) {
 	own := b.color[c]
 	t := &b.byType
 	for p := t[kifu.Pawn].And(own); p.Any(); {
@@ -461,10 +427,41 @@ func (b *board) seeFull(m kifu.Move, us kifu.Color) int {
 	return g - b.swap(to, occ, att, us.Opp(), m.PieceAfter().Type())
 }
 
-// SEE returns the static exchange evaluation of the legal move m in pos
-// (see the definition above), in the units of values.go. It allocates
-// nothing. To evaluate many moves of one position, Classifier.SEE is
-// faster.
+// SEE returns the static exchange evaluation of the legal move m in pos:
+// the material gain of m on its destination square to, considering
+// recaptures on to only, in the units of values.go. It allocates nothing;
+// to evaluate many moves of one position, Classifier.SEE is faster.
+//
+//   - The first term is CaptureValue(captured) (0 if m captures nothing)
+//     plus PromotionValue(pt) if m promotes a piece of type pt; for a drop
+//     it is 0.
+//   - Then the opponent and the mover alternately capture on to, each
+//     with its least valuable attacker, each capture gaining CaptureValue
+//     of the piece standing on to (promoted or not). The occupancy is that
+//     after m, its origin empty, so a slider behind the origin joins in.
+//   - Least valuable is the order of BoardValue, ties broken by
+//     CaptureValue: pawn, lance, knight, silver, promoted pawn, promoted
+//     lance, promoted knight, promoted silver, gold, bishop, horse, rook,
+//     dragon, king (a total order of the piece types). Two attackers of one
+//     type capture in increasing square index (SQ11 = 0, file-major),
+//     which matters when one of them hides an x-ray attacker.
+//   - X-rays: when a capturer leaves its square, the rook or dragon behind
+//     it on the file or rank, the bishop or horse behind it on the
+//     diagonal, and the lance behind it on the file pointing at to join
+//     the exchange, in front-to-back order as the occupancy changes.
+//   - The king captures last (it is the most valuable attacker) and only
+//     if, once it stands on to, the other side has no attacker of to left;
+//     otherwise that side's captures end there.
+//   - Either side may stop capturing when continuing would lose: the
+//     result is the negamax of the swap list. The mover's move m itself is
+//     played, so SEE(m) = first term − the opponent's best gain (>= 0) from
+//     the exchange on to.
+//
+// Simplifications, as in chess SEE: pins and checks are ignored (a pinned
+// piece recaptures, and a capture that leaves one's king in check counts,
+// but the king never steps onto a defended square), and recapturing
+// pieces do not promote (even a pawn recapturing in the opponent's camp
+// stays a pawn; only m itself may promote).
 func SEE(pos *kifu.Position, m kifu.Move) int {
 	var b board
 	b.load(pos)
