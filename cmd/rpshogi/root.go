@@ -69,6 +69,8 @@ search engine.`,
 		newConvertCmd(ios, nil),
 		newShowCmd(ios, nil),
 		newIngestCmd(ios, nil),
+		newCategoriesCmd(ios, nil),
+		newClassifyCmd(ios, nil),
 	)
 	return root
 }
