@@ -312,3 +312,20 @@ func writeTarGz(t testing.TB, path string, files map[string][]byte) {
 func includeAll(workers int) ingest.Options {
 	return ingest.Options{Workers: workers, Filter: ingest.Filter{Handicap: ingest.HandicapInclude}}
 }
+
+func itoa(n int64) string { return fmt.Sprint(n) }
+
+// withoutTable removes the rows of one table from a dumpDB dump.
+func withoutTable(dump, table string) string {
+	var b strings.Builder
+	skipping := false
+	for _, line := range strings.SplitAfter(dump, "\n") {
+		if strings.HasPrefix(line, "table ") {
+			skipping = line == "table "+table+"\n"
+		}
+		if !skipping {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
