@@ -121,6 +121,9 @@ func (a *arrowFile) close() error {
 
 // commit renames the closed file to its final name.
 func (a *arrowFile) commit() error {
+	if err := os.Chmod(a.f.Name(), 0o644); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
 	if err := os.Rename(a.f.Name(), a.final); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}

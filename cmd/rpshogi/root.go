@@ -71,6 +71,9 @@ search engine.`,
 		newIngestCmd(ios, nil),
 		newCategoriesCmd(ios, nil),
 		newClassifyCmd(ios, nil),
+		newTrainCmd(ios, nil),
+		newSQLCmd(ios, nil),
+		newEvaluateCmd(ios, nil),
 	)
 	return root
 }
