@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/ingest"
@@ -345,79 +344,104 @@ func countedDigests(ctx context.Context, tx *sql.Tx) (map[digestKey]struct{}, er
 	return m, nil
 }
 
-// gameWriter writes the per-game rows of counted games.
+// gameWriter writes the per-game rows of counted games. The rows of a
+// game go to each table in one statement, as one JSON array parameter
+// read by json_each: a row per bound parameter would cost a cgo call per
+// value, which made SQLite the bottleneck of the pipeline.
 type gameWriter struct {
-	ctx   context.Context
-	tx    *sql.Tx
-	runID int64
-	stats *sql.Stmt
-	args  []any
-	sql   strings.Builder
+	ctx    context.Context
+	runID  int64
+	stats  *sql.Stmt
+	cats   *sql.Stmt
+	phases *sql.Stmt
+	buf    []byte
 }
 
 func newGameWriter(ctx context.Context, tx *sql.Tx, runID int64) (*gameWriter, error) {
-	st, err := tx.PrepareContext(ctx, "INSERT INTO game_stats(game_id, run_id, positions, forced) VALUES(?, ?, ?, ?)")
-	if err != nil {
-		return nil, fmt.Errorf("train: preparing statements: %w", err)
+	w := &gameWriter{ctx: ctx, runID: runID}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&w.stats, "INSERT INTO game_stats(game_id, run_id, positions, forced) VALUES(?, ?, ?, ?)"},
+		{&w.cats, `INSERT INTO game_category_counts(game_id, category_id, n_p, n_c, m_c)
+			SELECT ?1, value->>0, value->>1, value->>2, value->>3 FROM json_each(?2) ORDER BY key`},
+		{&w.phases, `INSERT INTO game_phase_counts(game_id, phase, category_id, n_p, n_c, m_c)
+			SELECT ?1, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?2) ORDER BY key`},
+	} {
+		st, err := tx.PrepareContext(ctx, p.sql)
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("train: preparing statements: %w", err)
+		}
+		*p.stmt = st
 	}
-	return &gameWriter{ctx: ctx, tx: tx, runID: runID, stats: st}, nil
+	return w, nil
 }
 
-func (w *gameWriter) Close() error { return w.stats.Close() }
+func (w *gameWriter) Close() error {
+	var first error
+	for _, st := range []*sql.Stmt{w.stats, w.cats, w.phases} {
+		if st != nil {
+			if err := st.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}
 
 // write stores the counts of game id: game_stats, then the nonzero rows
-// of game_category_counts and game_phase_counts, each table in one
-// multi-row statement.
+// (n_c > 0) of game_category_counts and game_phase_counts.
 func (w *gameWriter) write(id int64, gc *GameCounts, total *Tally) error {
 	if _, err := w.stats.ExecContext(w.ctx, id, w.runID, total.Positions, total.Forced); err != nil {
 		return fmt.Errorf("train: storing the counts of game %d: %w", id, err)
 	}
 	n := categorize.Count()
-	w.start("INSERT INTO game_category_counts(game_id, category_id, n_p, n_c, m_c) VALUES")
+	w.buf = append(w.buf[:0], '[')
 	for c := range n {
 		if k := total.Cats[c]; k.NC > 0 {
-			w.row(id, c, k.NP, k.NC, k.MC)
+			w.row(c, k.NP, k.NC, k.MC)
 		}
 	}
-	if err := w.flush(id); err != nil {
-		return err
+	if _, err := w.cats.ExecContext(w.ctx, id, string(w.close())); err != nil {
+		return fmt.Errorf("train: storing the counts of game %d: %w", id, err)
 	}
-	w.start("INSERT INTO game_phase_counts(game_id, phase, category_id, n_p, n_c, m_c) VALUES")
+	w.buf = append(w.buf[:0], '[')
 	for p := range gc.Phases {
 		for c := range n {
 			if k := gc.Phases[p].Cats[c]; k.NC > 0 {
-				w.row(id, p, c, k.NP, k.NC, k.MC)
+				w.row(p, c, k.NP, k.NC, k.MC)
 			}
 		}
 	}
-	return w.flush(id)
-}
-
-func (w *gameWriter) start(stmt string) {
-	w.sql.Reset()
-	w.sql.WriteString(stmt)
-	w.args = w.args[:0]
-}
-
-func (w *gameWriter) row(vals ...any) {
-	if len(w.args) > 0 {
-		w.sql.WriteByte(',')
-	}
-	w.sql.WriteString("(?")
-	w.sql.WriteString(strings.Repeat(",?", len(vals)-1))
-	w.sql.WriteByte(')')
-	w.args = append(w.args, vals...)
-}
-
-func (w *gameWriter) flush(id int64) error {
-	if len(w.args) == 0 {
-		return nil
-	}
-	if _, err := w.tx.ExecContext(w.ctx, w.sql.String(), w.args...); err != nil {
+	if _, err := w.phases.ExecContext(w.ctx, id, string(w.close())); err != nil {
 		return fmt.Errorf("train: storing the counts of game %d: %w", id, err)
 	}
 	return nil
 }
+
+// row appends a JSON array of integers to the buffer.
+func (w *gameWriter) row(vals ...any) {
+	if len(w.buf) > 1 {
+		w.buf = append(w.buf, ',')
+	}
+	w.buf = append(w.buf, '[')
+	for i, v := range vals {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		switch v := v.(type) {
+		case int:
+			w.buf = strconv.AppendInt(w.buf, int64(v), 10)
+		case int64:
+			w.buf = strconv.AppendInt(w.buf, v, 10)
+		}
+	}
+	w.buf = append(w.buf, ']')
+}
+
+func (w *gameWriter) close() []byte { return append(w.buf, ']') }
 
 // addCounts adds t to category_counts.
 func addCounts(ctx context.Context, tx *sql.Tx, t *Tally) error {
