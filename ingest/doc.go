@@ -50,6 +50,12 @@
 //		return counter.flush()
 //	})
 //
+// The Sink runs in the collector goroutine, one game at a time. Per-game
+// work that is expensive (classifying every legal move of every position)
+// goes in Options.Process instead: each worker runs it on the games it
+// has replayed, and its result reaches the Sink as Game.Processed, in
+// walk order like everything else.
+//
 // Store sets Game.ID (the games row id) and Game.Known (stored by an
 // earlier run, so a counter must not count it again) before the next
 // sink of the Tee sees the game. The whole run is one transaction: if it

@@ -35,6 +35,25 @@ type Options struct {
 	// Progress, if set, is called from the collector goroutine after each
 	// input file has been accounted for.
 	Progress func(Progress)
+	// Process, if set, is per-game work run in the workers, in parallel:
+	// each worker calls it on every game it has replayed and digested
+	// that passes Filter, and the result travels with the game to the
+	// Sink as Game.Processed. The Sink is called from one goroutine, so
+	// expensive work done there (train classifying every legal move)
+	// would be serial; done here it is spread over the workers while the
+	// output order stays that of the walk.
+	//
+	// Process runs before deduplication and before the store has seen
+	// the game, so it also runs on games that turn out to be duplicates
+	// or already stored (Game.Known); their results are dropped. It may
+	// skip work by returning (nil, nil), for instance for a digest it
+	// already knows to be stored (Game.Digest is set). It is called
+	// concurrently, in no particular order, and must not keep the game.
+	//
+	// An error returned by Process (or a panic in it) rejects the game
+	// (RejectProcess, with the error's text as the reason); the run goes
+	// on.
+	Process func(*Game) (any, error)
 }
 
 // Progress is the state of a run, as passed to Options.Progress.
@@ -130,7 +149,7 @@ func Run(ctx context.Context, opts Options, paths []string, sink Sink) (*Report,
 				if err := gctx.Err(); err != nil {
 					return err
 				}
-				res := processFile(in)
+				res := processFile(in, &opts)
 				select {
 				case results <- res:
 				case <-gctx.Done():
@@ -270,9 +289,11 @@ func (r *fileResult) warn(index, line int, reason string) {
 	r.warnings = append(r.warnings, &Warning{Source: r.name, Index: index, Line: line, Reason: reason})
 }
 
-// processFile decodes, parses and digests one input. It never panics: a
-// panic in a reader becomes one Reject for the whole file.
-func processFile(in Input) (res *fileResult) {
+// processFile decodes, parses and digests one input, and runs
+// opts.Process on each of its games that passes opts.Filter. It never
+// panics: a panic in a reader becomes one Reject for the whole file, and
+// a panic in Process a Reject for its game.
+func processFile(in Input, opts *Options) (res *fileResult) {
 	res = &fileResult{seq: in.Seq, name: in.Name, bytes: int64(len(in.Data))}
 	defer func() {
 		if p := recover(); p != nil {
@@ -321,6 +342,12 @@ func processFile(in Input) (res *fileResult) {
 				res.reject(i, RejectParse, line, reasonOf(err, in.Name, line), err)
 				continue
 			}
+			if opts.Process != nil && opts.Filter.check(g) == "" {
+				if g.Processed, err = process(opts.Process, g); err != nil {
+					res.reject(i, RejectProcess, 0, strings.TrimPrefix(err.Error(), in.Name+": "), err)
+					continue
+				}
+			}
 			res.items = append(res.items, item{game: g})
 		}
 	}
@@ -342,6 +369,16 @@ func processFile(in Input) (res *fileResult) {
 		res.reject(len(recs), RejectParse, line, reasonOf(err, in.Name, line), err)
 	}
 	return res
+}
+
+// process calls f on g, turning a panic into an error.
+func process(f func(*Game) (any, error), g *Game) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = nil, fmt.Errorf("internal error in per-game processing (please report it): %v", p)
+		}
+	}()
+	return f(g)
 }
 
 // newGame makes the Game of a replayed record.

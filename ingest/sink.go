@@ -40,6 +40,10 @@ type Game struct {
 	// them; Run counts Known games in Report.AlreadyStored.
 	ID    int64
 	Known bool
+
+	// Processed is what Options.Process returned for the game (nil
+	// without Process).
+	Processed any
 }
 
 // HandicapOther is Game.Handicap for a start position that is neither the
@@ -71,6 +75,7 @@ const (
 	RejectNoGame   RejectKind = "no-game"  // a file that parses but holds no record
 	RejectNoMoves  RejectKind = "no-moves" // a record with a start position and no move
 	RejectInternal RejectKind = "internal" // a bug in the reader (a panic, recovered)
+	RejectProcess  RejectKind = "process"  // Options.Process failed on the game (an error or a panic)
 )
 
 // Reject is a record that could not be used, with where and why. A file

@@ -69,6 +69,11 @@ search engine.`,
 		newConvertCmd(ios, nil),
 		newShowCmd(ios, nil),
 		newIngestCmd(ios, nil),
+		newCategoriesCmd(ios, nil),
+		newClassifyCmd(ios, nil),
+		newTrainCmd(ios, nil),
+		newSQLCmd(ios, nil),
+		newEvaluateCmd(ios, nil),
 	)
 	return root
 }

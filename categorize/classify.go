@@ -1,0 +1,643 @@
+package categorize
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/rpshogi/rpshogi/kifu"
+)
+
+// Flags are the yes/no facts about a move (see Facts).
+type Flags uint16
+
+// Flags of a move.
+const (
+	FlagDrop            Flags = 1 << iota // a drop
+	FlagCapture                           // captures (recaptures included)
+	FlagRecapture                         // captures on the square the previous move captured on
+	FlagCheck                             // gives check, directly or by discovery
+	FlagDirectCheck                       // the moved or dropped piece attacks the opponent's king
+	FlagDiscoveredCheck                   // leaving the origin uncovers a slider's check
+	FlagPromotion                         // promotes
+	FlagEnPrise                           // the moved piece was en prise on its origin (never the king)
+	FlagEscape                            // FlagEnPrise and not en prise on the destination
+	FlagFork                              // a fork (Facts.Fork is its grade)
+)
+
+// Facts is what categorize finds about one move; its categories follow
+// from it (Set). The CRA relevance classes are built from the same facts.
+type Facts struct {
+	Gain  int16          // SEE(m)
+	First int16          // the first term of SEE(m): what m itself gains
+	Flags Flags          // the yes/no facts
+	Piece kifu.PieceType // the moving piece's type before the move, or the dropped type
+	Fork  Target         // the lesser fork target, when Flags has FlagFork
+	// Attacks has bit 1<<t for each attack-family target group t (TKing,
+	// TRook, TBishop, TGold, TSilver) that the unpromoted pawn or knight
+	// on the destination attacks, when SEE(m) >= 0.
+	Attacks uint16
+}
+
+// Has reports whether every flag of fl is set.
+func (f Facts) Has(fl Flags) bool { return f.Flags&fl == fl }
+
+// setFlags are the flags that add a category to the plain one.
+const setFlags = FlagCapture | FlagCheck | FlagPromotion | FlagEscape | FlagFork
+
+// plain returns the move/ or drop/ category of the move.
+func (f *Facts) plain() Category {
+	loss := 0
+	if f.Gain < 0 {
+		loss = 1
+	}
+	if f.Flags&FlagDrop != 0 {
+		return dropCat[f.Piece][loss]
+	}
+	return moveCat[f.Piece][loss]
+}
+
+// Set returns the categories of the move described by f.
+func (f Facts) Set() Set {
+	var s Set
+	s.Add(f.plain())
+	if f.Flags&setFlags == 0 && f.Attacks == 0 {
+		return s
+	}
+	loss := 0
+	if f.Gain < 0 {
+		loss = 1
+	}
+	g := int(f.Gain)
+	if f.Flags&FlagRecapture != 0 {
+		s.Add(RecaptureCategory(g))
+	} else if f.Flags&FlagCapture != 0 {
+		s.Add(CaptureCategory(g))
+	}
+	if f.Flags&FlagCheck != 0 {
+		s.Add(CheckCategory(g))
+	}
+	if f.Flags&FlagPromotion != 0 {
+		s.Add(promoteCat[f.Piece][loss])
+	}
+	if f.Flags&FlagEscape != 0 {
+		s.Add(escapeCat[targetOfType[f.Piece]])
+	}
+	if f.Flags&FlagFork != 0 {
+		s.Add(forkCat[f.Fork])
+	}
+	if f.Attacks != 0 {
+		byKnight := 0
+		if f.Piece == kifu.Knight {
+			byKnight = 1
+		}
+		for a := f.Attacks; a != 0; a &= a - 1 {
+			s.Add(attackCat[bits.TrailingZeros16(a)][byKnight])
+		}
+	}
+	return s
+}
+
+// Classified is a legal move with its facts and categories.
+type Classified struct {
+	Move  kifu.Move
+	Facts Facts
+	Set   Set
+}
+
+// Classifier classifies the moves of one position. Reset it for a
+// position, then ask about any legal moves of that position; the
+// per-position work (check squares, discovered-check candidates, the
+// opponent's attacks, the en-prise pieces) is done once in Reset. A
+// Classifier is reusable, allocates nothing and is not safe for
+// concurrent use; the zero value is ready for Reset. It must not be used
+// after the position changes without a new Reset.
+type Classifier struct {
+	b        board
+	pos      *kifu.Position
+	us, them kifu.Color
+	eksq     kifu.Square       // the opponent's king (NoSquare if none)
+	recapSq  kifu.Square       // where prev captured (NoSquare if it did not)
+	themAtt  kifu.Bitboard     // squares the opponent attacks
+	themAtt2 kifu.Bitboard     // squares the opponent attacks at least twice
+	themRays kifu.Bitboard     // squares attacked by the opponent's sliders
+	usAtt1   kifu.Bitboard     // squares we attack at least once
+	usAtt2   kifu.Bitboard     // squares we attack at least twice
+	usBH     kifu.Bitboard     // our bishops and horses
+	usRD     kifu.Bitboard     // our rooks and dragons
+	usRDL    kifu.Bitboard     // our rooks, dragons and lances
+	discover kifu.Bitboard     // our pieces whose leaving the king's line gives check
+	enPrise  kifu.Bitboard     // our non-king pieces en prise
+	themBB   kifu.Bitboard     // the opponent's pieces
+	checkSq  [16]kifu.Bitboard // by piece type: where a piece of ours would check
+	// worthy[pt] is a superset of the opponent's pieces worth forking by
+	// a piece of type pt: the king, the pieces worth more, and the pieces
+	// defended at most once (a move takes away at most one defender: the
+	// piece it captures or the one whose line it blocks).
+	worthy [16]kifu.Bitboard
+
+	// Per-square caches, valid when their stamp equals stamp: the
+	// attackers of both colors of a square with the position's occupancy
+	// (what a drop leaves unchanged), and the exchange after a drop there
+	// (swapTail, which does not depend on the dropped piece).
+	stamp     uint32
+	attStamp  [kifu.SquareNB]uint32
+	attCache  [kifu.SquareNB]kifu.Bitboard
+	dropStamp [kifu.SquareNB]uint32
+	dropTail  [kifu.SquareNB]int16 // -1: the opponent cannot capture
+
+	moves [kifu.MaxMoves]kifu.Move
+}
+
+// Reset prepares c for the moves of pos, whose previous move is prev
+// (usually pos.LastMove(); kifu.MoveNone when unknown, which only
+// affects recaptures).
+func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
+	c.pos = pos
+	c.b.load(pos)
+	c.stamp++
+	if c.stamp == 0 { // wrapped: forget every stamp
+		c.attStamp = [kifu.SquareNB]uint32{}
+		c.dropStamp = [kifu.SquareNB]uint32{}
+		c.stamp = 1
+	}
+	us := pos.SideToMove()
+	them := us.Opp()
+	c.us, c.them = us, them
+	c.recapSq = kifu.NoSquare
+	if prev != kifu.MoveNone && prev != kifu.MoveNull && prev.IsCapture() {
+		c.recapSq = prev.To()
+	}
+	occ := c.b.occ
+	own := c.b.color[us]
+	c.themBB = c.b.color[them]
+
+	c.eksq = pos.KingSquare(them)
+	c.discover = kifu.EmptyBB
+	if ek := c.eksq; ek != kifu.NoSquare {
+		// A piece of ours checks from where the same piece of theirs on
+		// the king's square would attack.
+		gold := kifu.GoldAttacks(them, ek)
+		bishop, rook := kifu.BishopAttacks(ek, occ), kifu.RookAttacks(ek, occ)
+		c.checkSq = [16]kifu.Bitboard{
+			kifu.Pawn:      kifu.PawnAttacks(them, ek),
+			kifu.Lance:     kifu.LanceAttacks(them, ek, occ),
+			kifu.Knight:    kifu.KnightAttacks(them, ek),
+			kifu.Silver:    kifu.SilverAttacks(them, ek),
+			kifu.Gold:      gold,
+			kifu.Bishop:    bishop,
+			kifu.Rook:      rook,
+			kifu.ProPawn:   gold,
+			kifu.ProLance:  gold,
+			kifu.ProKnight: gold,
+			kifu.ProSilver: gold,
+			kifu.Horse:     bishop.Or(kifu.KingAttacks(ek)),
+			kifu.Dragon:    rook.Or(kifu.KingAttacks(ek)),
+		}
+		c.discover = pos.SliderBlockers(us, ek).And(own)
+	} else {
+		c.checkSq = [16]kifu.Bitboard{}
+	}
+
+	themMap, rays := c.b.attackMaps(them, occ)
+	att := themMap.once
+	c.themAtt, c.themAtt2, c.themRays = att, themMap.twice, rays
+	c.setWorthy(themMap.twice)
+	usMap, _ := c.b.attackMaps(us, occ)
+	c.usAtt1, c.usAtt2 = usMap.once, usMap.twice
+	c.usBH = c.b.bh.And(own)
+	c.usRD = c.b.rd.And(own)
+	c.usRDL = c.usRD.Or(c.b.lance[us])
+
+	c.enPrise = kifu.EmptyBB
+	for cand := own.AndNot(c.b.byType[kifu.King]).And(att); cand.Any(); {
+		sq := cand.Pop()
+		if !c.usAtt1.Has(sq) && c.usLine(sq).IsEmpty() ||
+			c.b.swap(sq, occ, c.attackersAt(sq), them, pos.PieceAt(sq).Type()) > 0 {
+			c.enPrise = c.enPrise.Set(sq)
+		}
+	}
+}
+
+// setWorthy sets worthy, given the squares the opponent attacks twice.
+func (c *Classifier) setWorthy(twice kifu.Bitboard) {
+	t, them := &c.b.byType, c.themBB
+	weak := them.AndNot(twice).Or(t[kifu.King].And(them))
+	// Pieces worth more than a lance (3), knight (4), silver (5), gold
+	// (6), bishop (8), rook or horse (10); nothing is worth more than a
+	// dragon (12) but the king.
+	gt10 := t[kifu.Dragon]
+	gt8 := gt10.Or(t[kifu.Rook]).Or(t[kifu.Horse])
+	gt6 := gt8.Or(t[kifu.Bishop])
+	gt5 := gt6.Or(c.b.golds)
+	gt4 := gt5.Or(t[kifu.Silver])
+	gt3 := gt4.Or(t[kifu.Knight])
+	w := &c.worthy
+	w[kifu.Lance] = weak.Or(gt3.And(them))
+	w[kifu.Knight] = weak.Or(gt4.And(them))
+	w[kifu.Silver] = weak.Or(gt5.And(them))
+	gold := weak.Or(gt6.And(them))
+	w[kifu.Gold], w[kifu.ProPawn], w[kifu.ProLance], w[kifu.ProKnight], w[kifu.ProSilver] = gold, gold, gold, gold, gold
+	w[kifu.Bishop] = weak.Or(gt8.And(them))
+	w[kifu.Rook] = weak.Or(gt10.And(them))
+	w[kifu.Horse] = w[kifu.Rook]
+	w[kifu.Dragon] = weak
+	w[kifu.King] = weak
+}
+
+// usLine returns our sliders on the lines through sq that could attack
+// it along their line, now or once uncovered (a superset: it ignores
+// occupancy and the lances' direction).
+func (c *Classifier) usLine(sq kifu.Square) kifu.Bitboard {
+	r := &rays[sq]
+	return r.diag.And(c.usBH).Or(r.rank.And(c.usRD)).Or(r.file.And(c.usRDL))
+}
+
+// attackersAt returns the attackers of both colors of sq in the position
+// (cached).
+func (c *Classifier) attackersAt(sq kifu.Square) kifu.Bitboard {
+	if c.attStamp[sq] != c.stamp {
+		c.attStamp[sq] = c.stamp
+		c.attCache[sq] = c.b.attackersNow(sq)
+	}
+	return c.attCache[sq]
+}
+
+// see returns SEE(m) and its first term.
+func (c *Classifier) see(m kifu.Move) (gain, first int) {
+	to := m.To()
+	toBB := kifu.SquareBB(to)
+	if m.IsDrop() {
+		if c.themAtt.And(toBB).IsEmpty() {
+			return 0, 0
+		}
+		return c.dropGain(m.DroppedType(), to), 0
+	}
+	first = firstTerm(m)
+	if c.themAtt.And(toBB).IsEmpty() && c.themRays.And(kifu.SquareBB(m.From())).IsEmpty() {
+		return first, first
+	}
+	return c.boardGain(m, first), first
+}
+
+// dropGain returns SEE of dropping a piece of type pt on to, which the
+// opponent attacks.
+func (c *Classifier) dropGain(pt kifu.PieceType, to kifu.Square) int {
+	// A drop changes no line onto to: the attackers are the position's,
+	// and the exchange is the same for every piece.
+	if c.dropStamp[to] != c.stamp {
+		c.dropStamp[to] = c.stamp
+		if !c.usAtt1.Has(to) && c.usLine(to).IsEmpty() {
+			c.dropTail[to] = 0 // they capture; we can never recapture
+		} else {
+			ok, tail := c.b.swapTail(to, c.b.occ.Set(to), c.attackersAt(to), c.them)
+			c.dropTail[to] = -1
+			if ok {
+				c.dropTail[to] = int16(tail)
+			}
+		}
+	}
+	if t := int(c.dropTail[to]); t >= 0 {
+		return -max(0, captureValue[pt]-t)
+	}
+	return 0
+}
+
+// boardGain returns SEE of the board move m with first term first, when
+// the opponent attacks its destination or a slider of theirs its origin.
+func (c *Classifier) boardGain(m kifu.Move, first int) int {
+	// The opponent's attackers of to after m are those before m plus the
+	// sliders whose line through the vacated origin reaches to.
+	to, from := m.To(), m.From()
+	occ := c.b.occ.Clear(from).Set(to)
+	if !c.themAtt.Has(to) {
+		if c.b.xrays(to, from, occ).And(c.themBB).IsEmpty() {
+			return first // nobody of theirs reaches to, even through from
+		}
+	} else if !c.usAtt2.Has(to) && c.usLine(to).Clear(from).IsEmpty() {
+		// They capture and we can never recapture: the mover is our only
+		// attacker of to, and no slider of ours can be uncovered.
+		return first - captureValue[m.PieceAfter().Type()]
+	}
+	att := c.attackersAt(to).Clear(from).Or(c.b.xrays(to, from, occ))
+	if att.And(c.b.color[c.them]).IsEmpty() {
+		return first
+	}
+	return first - c.b.swap(to, occ, att, c.them, m.PieceAfter().Type())
+}
+
+// SEE returns SEE(m) for a legal move m of the position c was reset for.
+func (c *Classifier) SEE(m kifu.Move) int {
+	g, _ := c.see(m)
+	return g
+}
+
+// Classify returns the categories of the legal move m of the position c
+// was reset for.
+func (c *Classifier) Classify(m kifu.Move) Set { return c.classify(m).Set }
+
+// Facts returns the facts about the legal move m of the position c was
+// reset for.
+func (c *Classifier) Facts(m kifu.Move) Facts { return c.classify(m).Facts }
+
+// classify classifies one move, the way ClassifyAll does.
+func (c *Classifier) classify(m kifu.Move) Classified {
+	ms := [1]kifu.Move{m}
+	var out [1]Classified
+	if m.IsDrop() {
+		c.classifyDrops(ms[:], out[:])
+	} else {
+		c.classifyBoard(ms[:], out[:])
+	}
+	return out[0]
+}
+
+// plainSet[drop][pt][loss] is the set of the move/ or drop/ category
+// alone.
+var plainSet [2][16][2]Set
+
+func init() {
+	// This runs after categories.go's init, which fills moveCat and
+	// dropCat: init functions run in file name order (the go command
+	// presents a package's files sorted by name); TestPlainSet checks it.
+	for pt := range kifu.PieceTypeNB {
+		for loss := range 2 {
+			plainSet[0][pt][loss].Add(moveCat[pt][loss])
+			plainSet[1][pt][loss].Add(dropCat[pt][loss])
+		}
+	}
+}
+
+// targets sets the attack and fork facts of m (with SEE >= 0), whose
+// moved piece has type ptAfter on to after it; occ is the occupancy after
+// m.
+func (c *Classifier) targets(m kifu.Move, ptAfter kifu.PieceType, to kifu.Square, occ kifu.Bitboard, f *Facts) {
+	them := c.themBB
+	worthy := c.worthy[ptAfter&15]
+	var targets kifu.Bitboard
+	switch ptAfter {
+	case kifu.Pawn:
+		if t := kifu.PawnAttacks(c.us, to).And(them); t.Any() {
+			if g, ok := AttackTargetOf(c.pos.PieceAt(t.LSB()).Type()); ok {
+				f.Attacks = 1 << g
+			}
+		}
+		return // a pawn attacks one square: no fork
+	case kifu.Knight:
+		targets = kifu.KnightAttacks(c.us, to).And(them)
+		for t := targets; t.Any(); {
+			if g, ok := AttackTargetOf(c.pos.PieceAt(t.Pop()).Type()); ok {
+				f.Attacks |= 1 << g
+			}
+		}
+	case kifu.Silver:
+		targets = kifu.SilverAttacks(c.us, to).And(them)
+	case kifu.Gold, kifu.ProPawn, kifu.ProLance, kifu.ProKnight, kifu.ProSilver:
+		targets = kifu.GoldAttacks(c.us, to).And(them)
+	case kifu.King:
+		targets = kifu.KingAttacks(to).And(them)
+	case kifu.Lance:
+		if !rays[to].file.And(worthy).MoreThanOne() {
+			return
+		}
+		targets = kifu.LanceAttacks(c.us, to, occ).And(them)
+	case kifu.Bishop:
+		if !rays[to].diag.And(worthy).MoreThanOne() {
+			return
+		}
+		targets = kifu.BishopAttacks(to, occ).And(them)
+	case kifu.Rook:
+		if !rays[to].file.Or(rays[to].rank).And(worthy).MoreThanOne() {
+			return
+		}
+		targets = kifu.RookAttacks(to, occ).And(them)
+	case kifu.Horse:
+		if !rays[to].diag.Or(kifu.KingAttacks(to)).And(worthy).MoreThanOne() {
+			return
+		}
+		targets = kifu.BishopAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
+	case kifu.Dragon:
+		if !rays[to].file.Or(rays[to].rank).Or(kifu.KingAttacks(to)).And(worthy).MoreThanOne() {
+			return
+		}
+		targets = kifu.RookAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
+	}
+	if targets.And(worthy).MoreThanOne() {
+		c.fork(m, ptAfter, targets, f)
+	}
+}
+
+// fork sets the fork facts of m, whose moved piece (of type ptAfter after
+// the move) attacks the opponent's pieces targets.
+func (c *Classifier) fork(m kifu.Move, ptAfter kifu.PieceType, targets kifu.Bitboard, f *Facts) {
+	av := boardValue[ptAfter]
+	n, k1, k2 := 0, -1, -1 // worthy targets; the largest and second largest keys
+	for targets.Any() {
+		sq := targets.Pop()
+		tt := c.pos.PieceAt(sq).Type()
+		if tt != kifu.King && boardValue[tt] <= av && c.defended(m, sq) {
+			continue
+		}
+		n++
+		k := forkKey(tt)
+		if k > k1 {
+			k1, k2 = k, k1
+		} else if k > k2 {
+			k2 = k
+		}
+	}
+	if n >= 2 {
+		f.Flags |= FlagFork
+		f.Fork = Target(k2 & 15)
+	}
+}
+
+// forkKey orders fork targets: by BoardValue, ties by Target.
+func forkKey(pt kifu.PieceType) int { return boardValue[pt]<<4 | int(targetOfType[pt]) }
+
+// defended reports whether the opponent's piece on sq has a defender once
+// m has been made: an opponent piece, other than one m captured, that
+// attacks sq with the occupancy after m.
+func (c *Classifier) defended(m kifu.Move, sq kifu.Square) bool {
+	to := m.To()
+	// Of the defenders before m, m takes away at most one: the piece it
+	// captures, or (when to was empty) the slider whose line to sq passes
+	// through to.
+	sqBB := kifu.SquareBB(sq)
+	if c.themAtt2.And(sqBB).Any() {
+		return true // two or more defenders before m
+	}
+	if c.themAtt.And(sqBB).IsEmpty() {
+		// No defender before m; one may be uncovered behind the origin.
+		if m.IsDrop() || !kifu.Line(sq, m.From()).And(c.b.xrayers).And(c.themBB).Any() {
+			return false
+		}
+		return c.b.attackers(sq, c.b.afterOcc(m)).And(c.themBB).Clear(to).Any()
+	}
+	// Exactly one defender before m: it stays unless m captures it or
+	// blocks its line.
+	if d := c.attackersAt(sq).And(c.themBB).Clear(to); d.Any() && !kifu.Between(sq, d.LSB()).Has(to) {
+		return true
+	}
+	// It is gone; another may be uncovered behind the origin.
+	if m.IsDrop() || !kifu.Line(sq, m.From()).And(c.b.xrayers).And(c.themBB).Any() {
+		return false
+	}
+	return c.b.attackers(sq, c.b.afterOcc(m)).And(c.themBB).Clear(to).Any()
+}
+
+// ClassifyAll resets c for pos and prev, generates every legal move of pos
+// (kifu.LegalAll, in generation order) and appends each with its facts and
+// categories to buf, returning the extended slice. It allocates nothing
+// when buf has room for kifu.MaxMoves more entries (use a caller-owned
+// [kifu.MaxMoves]Classified array).
+func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Classified) []Classified {
+	c.Reset(pos, prev)
+	moves := pos.GenerateMoves(kifu.LegalAll, c.moves[:0])
+	n := len(buf)
+	buf = slices.Grow(buf, len(moves))[:n+len(moves)]
+	out := buf[n:]
+	// The generator emits the drops last, in runs of one piece type.
+	i := 0
+	for i < len(moves) && !moves[i].IsDrop() {
+		i++
+	}
+	c.classifyBoard(moves[:i], out[:i])
+	c.classifyDrops(moves[i:], out[i:])
+	return buf
+}
+
+// classifyBoard is classify for board moves, specialised: what depends
+// only on the origin is worked out once per run of moves of one piece
+// (the generator emits a piece's moves together).
+func (c *Classifier) classifyBoard(moves []kifu.Move, out []Classified) {
+	out = out[:len(moves)]
+	from := kifu.NoSquare
+	var fromBB kifu.Bitboard
+	var fromFl Flags // FlagEnPrise, and FlagDiscoveredCheck for a discovered-check candidate
+	var rayed bool   // an opponent slider attacks from
+	for i, m := range moves {
+		if f := m.From(); f != from {
+			from = f
+			fromBB = kifu.SquareBB(from)
+			fromFl = 0
+			if c.enPrise.And(fromBB).Any() {
+				fromFl = FlagEnPrise
+			}
+			if c.discover.And(fromBB).Any() {
+				fromFl |= FlagDiscoveredCheck
+			}
+			rayed = c.themRays.And(fromBB).Any()
+		}
+		e := &out[i]
+		e.Move = m
+		to := m.To()
+		toBB := kifu.SquareBB(to)
+		pt := m.Piece().Type()
+		ptAfter := pt
+		var fl Flags
+		first := 0
+		if m.IsCapture() {
+			fl = FlagCapture
+			first = captureValue[m.Captured().Type()]
+			if to == c.recapSq {
+				fl |= FlagRecapture
+			}
+		}
+		if m.IsPromotion() {
+			fl |= FlagPromotion
+			ptAfter = pt + kifu.Promoted
+			first += promotionValue[pt&15]
+		}
+		gain := first
+		if rayed || c.themAtt.And(toBB).Any() {
+			gain = c.boardGain(m, first)
+		}
+		if c.checkSq[ptAfter&15].And(toBB).Any() {
+			fl |= FlagCheck | FlagDirectCheck
+		}
+		if fromFl&FlagDiscoveredCheck != 0 && !kifu.Aligned(c.eksq, from, to) {
+			fl |= FlagCheck | FlagDiscoveredCheck
+		}
+		if fromFl&FlagEnPrise != 0 {
+			fl |= FlagEnPrise
+			if gain == first {
+				fl |= FlagEscape
+			}
+		}
+		e.Facts = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
+		if gain >= 0 {
+			c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), &e.Facts)
+		}
+		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
+			e.Set = e.Facts.Set()
+		} else {
+			e.Set = plainSet[0][pt&15][uint16(gain)>>15]
+		}
+	}
+}
+
+// classifyDrops is classify for drops, specialised: per-type values are
+// loaded once per run of drops of one type.
+func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
+	out = out[:len(moves)]
+	themAtt, occ := c.themAtt, c.b.occ
+	var pt kifu.PieceType
+	var chk kifu.Bitboard
+	var plain *[2]Set
+	for i, m := range moves {
+		if !m.IsDrop() { // not from the generator
+			c.classifyBoard(moves[i:i+1], out[i:i+1])
+			continue
+		}
+		if t := m.DroppedType(); t != pt {
+			pt = t
+			chk = c.checkSq[pt&15]
+			plain = &plainSet[1][pt&15]
+		}
+		e := &out[i]
+		to := m.To()
+		toBB := kifu.SquareBB(to)
+		gain := 0
+		if themAtt.And(toBB).Any() {
+			gain = c.dropGain(pt, to)
+		}
+		fl := FlagDrop
+		if chk.And(toBB).Any() {
+			fl |= FlagCheck | FlagDirectCheck
+		}
+		e.Move = m
+		e.Facts = Facts{Gain: int16(gain), Flags: fl, Piece: pt}
+		if gain >= 0 {
+			if pt == kifu.Pawn {
+				if t := kifu.PawnAttacks(c.us, to).And(c.themBB); t.Any() {
+					if g, ok := AttackTargetOf(c.pos.PieceAt(t.LSB()).Type()); ok {
+						e.Facts.Attacks = 1 << g
+					}
+				}
+			} else {
+				c.targets(m, pt, to, occ.Or(toBB), &e.Facts)
+			}
+		}
+		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
+			e.Set = e.Facts.Set()
+		} else {
+			e.Set = plain[uint16(gain)>>15]
+		}
+	}
+}
+
+// Classify returns the categories of the legal move m of pos, whose
+// previous move is prev (see Classifier.Reset). To classify many moves of
+// one position, use a Classifier.
+func Classify(pos *kifu.Position, prev, m kifu.Move) Set {
+	var c Classifier
+	c.Reset(pos, prev)
+	return c.Classify(m)
+}
+
+// ClassifyAll is Classifier.ClassifyAll with a Classifier of its own (on
+// the stack: it allocates nothing either).
+func ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Classified) []Classified {
+	var c Classifier
+	return c.ClassifyAll(pos, prev, buf)
+}

@@ -1,0 +1,124 @@
+package train
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+var genDir = flag.String("gendir", "", "TestWriteBenchCollection writes -gen random games to this folder")
+var genN = flag.Int("gen", 10_000, "the number of games TestWriteBenchCollection writes")
+
+// TestWriteBenchCollection writes the benchmark's random games to
+// -gendir (to measure the binary's peak memory with /usr/bin/time -v);
+// it does nothing without the flag.
+func TestWriteBenchCollection(t *testing.T) {
+	if *genDir == "" {
+		t.Skip("no -gendir")
+	}
+	writeRandomGames(t, *genDir, 1_000_000, *genN)
+}
+
+// memSampler records the peak of the Go heap and of the memory the Go
+// runtime holds from the OS while it runs.
+type memSampler struct {
+	stop           chan struct{}
+	done           sync.WaitGroup
+	peakHeap, peak uint64
+}
+
+func startMemSampler() *memSampler {
+	runtime.GC()
+	s := &memSampler{stop: make(chan struct{})}
+	s.done.Add(1)
+	go func() {
+		defer s.done.Done()
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			s.peakHeap = max(s.peakHeap, ms.HeapInuse)
+			s.peak = max(s.peak, ms.Sys-ms.HeapReleased)
+			select {
+			case <-s.stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return s
+}
+
+func (s *memSampler) finish() { close(s.stop); s.done.Wait() }
+
+// BenchmarkTrain measures the whole training pipeline (walk, decode,
+// parse, replay, classify every legal move, count, SQLite, and with
+// -arrow the Arrow files) with a worker per CPU, on 1,000 and 10,000
+// distinct random games (30 to 160 plies, KIF/CSA/KI2), generated into a
+// temporary folder, and on the shared corpus if present. It reports
+// games/s, positions/s and the peak Go heap and runtime memory, so that
+// the two collection sizes can be compared; it checks the counts add up.
+func BenchmarkTrain(b *testing.B) {
+	dir := b.TempDir()
+	random := filepath.Join(dir, "random")
+	writeRandomGames(b, random, 1_000_000, 10_000)
+	cols := []struct {
+		name, path string
+		games      int64
+	}{
+		{"random-1k", filepath.Join(random, "00"), 1000},
+		{"random-10k", random, 10_000},
+	}
+	for _, arrow := range []bool{false, true} {
+		for _, c := range cols {
+			name := c.name
+			if arrow {
+				name += "-arrow"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				var res *Result
+				var peakHeap, peak uint64
+				for i := range b.N {
+					out := filepath.Join(b.TempDir(), fmt.Sprint(i))
+					if err := os.MkdirAll(out, 0o755); err != nil {
+						b.Fatal(err)
+					}
+					opts := Options{}
+					if arrow {
+						opts.ArrowDir = out
+					}
+					mem := startMemSampler()
+					var err error
+					res, err = Train(b.Context(), filepath.Join(out, "rp.sqlite"), []string{c.path}, opts)
+					mem.finish()
+					peakHeap, peak = max(peakHeap, mem.peakHeap), max(peak, mem.peak)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if res.Games != c.games || res.Total.Positions == 0 {
+						b.Fatalf("counted %d games, want %d", res.Games, c.games)
+					}
+					var plain int64
+					for id := 57; id <= 97; id++ { // move/ and drop/
+						plain += res.Total.Cats[id].NP
+					}
+					if plain != res.Total.Positions {
+						b.Fatalf("move/ and drop/ n_p sum to %d, positions %d", plain, res.Total.Positions)
+					}
+				}
+				secs := b.Elapsed().Seconds()
+				b.ReportMetric(float64(res.Games*int64(b.N))/secs, "games/s")
+				b.ReportMetric(float64(res.Total.Positions*int64(b.N))/secs, "positions/s")
+				b.ReportMetric(float64(peakHeap)/(1<<20), "peak-heap-MB")
+				b.ReportMetric(float64(peak)/(1<<20), "peak-runtime-MB")
+			})
+		}
+	}
+}

@@ -1,0 +1,329 @@
+package train
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/ingest"
+)
+
+// Options configures Train.
+type Options struct {
+	// Ingest chooses and filters the records (Workers, Filter, Stdin,
+	// AllFiles). Its Process and Progress are Train's own: set
+	// Options.Progress instead.
+	Ingest ingest.Options
+	// ArrowDir, if set, is the folder (created if missing) where Train
+	// writes positions.arrow (the positions of the games this run
+	// counted) and counts.arrow (the cumulative counts of the database
+	// after the run). Both are written under temporary names in the
+	// folder and renamed over the old files once the database
+	// transaction has committed, so a failed or killed run leaves the
+	// previous files as they were (and at most a temporary file, named
+	// .positions.arrow.tmp-* or .counts.arrow.tmp-*, behind).
+	ArrowDir string
+	// Progress, if set, is called from the collector goroutine after each
+	// input file has been accounted for.
+	Progress func(Progress)
+	// Now is the clock of runs.started and runs.finished (time.Now if
+	// nil).
+	Now func() time.Time
+}
+
+// Progress is the state of a run, as passed to Options.Progress.
+type Progress struct {
+	ingest.Progress
+	Games     int64 // games counted so far by this run
+	Positions int64 // their positions
+}
+
+// Result is what a training run did.
+type Result struct {
+	// Report accounts for every input record (see ingest.Report); Store
+	// says what the ingest tables gained.
+	Report *ingest.Report
+	Store  ingest.StoreStats
+	// RunID is the run's row in runs.
+	RunID int64
+	// Games counts the games this run counted (new games, and stored
+	// games that had no counts yet); Added their counts.
+	Games int64
+	Added Tally
+	// Total is the cumulative counts of the database after the run,
+	// TotalGames the number of counted games, and CorpusDigest their
+	// digest (see CorpusDigest).
+	Total        Tally
+	TotalGames   int64
+	CorpusDigest string
+	// Uncounted is the number of games in the database without counts
+	// (stored by "rpshogi ingest" and not given to a training run).
+	Uncounted int64
+	Elapsed   time.Duration
+}
+
+// Train counts the move categories of the games read from paths (files,
+// folders, archives: see ingest.Run) into the SQLite database at dbPath
+// (created if missing), in one pass and one transaction: ingest stores
+// the distinct games (table games) and Train, in the same transaction,
+// their counts (Schema). Positions are classified in ingest's workers
+// (ingest.Options.Process) and written in the deterministic order of the
+// games, so the database and the Arrow files are the same whatever the
+// number of workers.
+//
+// Games already counted in the database are not counted again: training
+// on A then on B gives the counts of training on A and B at once. A game
+// stored by "rpshogi ingest" but not yet counted is counted when a
+// training run reads it.
+//
+// If Train fails, is cancelled or the process is killed, the database and
+// the Arrow files are as they were before the run.
+func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*Result, error) {
+	start := time.Now()
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	var arrowPos *positionsWriter
+	var arrowCounts *arrowFile
+	if opts.ArrowDir != "" {
+		if err := os.MkdirAll(opts.ArrowDir, 0o755); err != nil {
+			return nil, fmt.Errorf("%w: %w", errArrowDir, err)
+		}
+		var err error
+		if arrowPos, err = newPositionsWriter(opts.ArrowDir); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if arrowPos != nil {
+				arrowPos.discard()
+			}
+		}()
+	}
+	res := &Result{}
+	err := ingest.WithDB(ctx, dbPath, func(tx *sql.Tx) error {
+		store, err := ingest.NewStore(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		if err := InitSchema(ctx, tx); err != nil {
+			return err
+		}
+		counted, err := countedDigests(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if res.RunID, err = beginRun(ctx, tx, now(), paths, opts); err != nil {
+			return err
+		}
+		gw, err := newGameWriter(ctx, tx, res.RunID)
+		if err != nil {
+			return err
+		}
+		defer gw.Close()
+		sink := &countSink{gw: gw, counted: counted, res: res, arrow: arrowPos}
+		iopts := opts.Ingest
+		withRows := arrowPos != nil
+		iopts.Process = func(g *ingest.Game) (any, error) {
+			if k, ok := keyOf(g.Digest); ok {
+				if _, done := counted[k]; done {
+					return nil, nil // stored and counted by an earlier run: skip the work
+				}
+			}
+			return CountGame(g.Record, withRows)
+		}
+		iopts.Progress = nil
+		if opts.Progress != nil {
+			iopts.Progress = func(p ingest.Progress) {
+				opts.Progress(Progress{Progress: p, Games: res.Games, Positions: res.Added.Positions})
+			}
+		}
+		res.Report, err = ingest.Run(ctx, iopts, paths, ingest.Tee(store, sink))
+		res.Store = store.Stats()
+		if err != nil {
+			return err
+		}
+		if err := res.Report.Check(); err != nil {
+			return err // never commit a run that does not add up
+		}
+		if err := addCounts(ctx, tx, &res.Added); err != nil {
+			return err
+		}
+		if err := finishRun(ctx, tx, res, now()); err != nil {
+			return err
+		}
+		if arrowPos != nil {
+			if err := arrowPos.close(); err != nil {
+				return err
+			}
+			if arrowCounts, err = writeCounts(opts.ArrowDir, &res.Total); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		if arrowCounts != nil {
+			arrowCounts.discard()
+		}
+		return res, err
+	}
+	if arrowPos != nil {
+		// The database has committed: publish the Arrow files.
+		p := arrowPos
+		arrowPos = nil
+		if err := p.commit(); err != nil {
+			p.discard()
+			arrowCounts.discard()
+			return res, err
+		}
+		if err := arrowCounts.commit(); err != nil {
+			arrowCounts.discard()
+			return res, err
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// countSink is the Sink after the ingest Store: it writes the counts of
+// every game not counted before, in the run's order.
+type countSink struct {
+	gw      *gameWriter
+	counted map[digestKey]struct{}
+	res     *Result
+	arrow   *positionsWriter
+}
+
+func (s *countSink) Game(g *ingest.Game) error {
+	if g.Known {
+		if k, ok := keyOf(g.Digest); ok {
+			if _, done := s.counted[k]; done {
+				return nil
+			}
+		}
+	}
+	gc, ok := g.Processed.(*GameCounts)
+	if !ok || gc == nil {
+		return fmt.Errorf("train: internal error: %s game %d has no counts", g.Source, g.Index)
+	}
+	total := gc.Total()
+	if err := s.gw.write(g.ID, gc, &total); err != nil {
+		return err
+	}
+	s.res.Games++
+	s.res.Added.Add(&total)
+	if s.arrow != nil {
+		if err := s.arrow.add(g.ID, gc.Rows); err != nil {
+			return err
+		}
+	}
+	g.Processed = nil // the rows are written: let them go
+	return nil
+}
+
+func (s *countSink) Duplicate(*ingest.Duplicate) error { return nil }
+func (s *countSink) Reject(*ingest.Reject) error       { return nil }
+
+// runOptions is the options column of runs: what decides the counts.
+// The number of workers is left out: it changes nothing.
+type runOptions struct {
+	Handicap            string   `json:"handicap"`
+	MinPlies            int      `json:"min_plies,omitempty"`
+	Since               string   `json:"since,omitempty"`
+	Until               string   `json:"until,omitempty"`
+	Player              string   `json:"player,omitempty"`
+	Results             []string `json:"results,omitempty"`
+	AllFiles            bool     `json:"all_files,omitempty"`
+	Arrow               bool     `json:"arrow"`
+	CategoryListVersion int      `json:"category_list_version"`
+	SchemaVersion       int      `json:"train_schema_version"`
+}
+
+func beginRun(ctx context.Context, tx *sql.Tx, now time.Time, paths []string, opts Options) (int64, error) {
+	if paths == nil {
+		paths = []string{}
+	}
+	inputs, err := json.Marshal(paths)
+	if err != nil {
+		return 0, fmt.Errorf("train: %w", err)
+	}
+	f := opts.Ingest.Filter
+	ro := runOptions{Handicap: f.Handicap.String(), MinPlies: f.MinPlies, Since: f.Since, Until: f.Until, Player: f.Player,
+		AllFiles: opts.Ingest.AllFiles, Arrow: opts.ArrowDir != "", CategoryListVersion: categorize.ListVersion, SchemaVersion: SchemaVersion}
+	for _, r := range f.Results {
+		ro.Results = append(ro.Results, r.String())
+	}
+	options, err := json.Marshal(ro)
+	if err != nil {
+		return 0, fmt.Errorf("train: %w", err)
+	}
+	r, err := tx.ExecContext(ctx, "INSERT INTO runs(started, inputs, options, code_version) VALUES(?, ?, ?, ?)",
+		now.UTC().Format(time.RFC3339Nano), string(inputs), string(options), CodeVersion())
+	if err != nil {
+		return 0, fmt.Errorf("train: recording the run: %w", err)
+	}
+	return r.LastInsertId()
+}
+
+// finishRun fills in res's totals and records them in runs and meta.
+func finishRun(ctx context.Context, tx *sql.Tx, res *Result, now time.Time) error {
+	total, err := ReadTally(ctx, tx)
+	if err != nil {
+		return err
+	}
+	res.Total = *total
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&res.TotalGames); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM games WHERE id NOT IN (SELECT game_id FROM game_stats)").Scan(&res.Uncounted); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if res.CorpusDigest, err = CorpusDigest(ctx, tx); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE runs SET finished = ?, corpus_digest = ?, games_added = ?, positions_added = ? WHERE id = ?",
+		now.UTC().Format(time.RFC3339Nano), res.CorpusDigest, res.Games, res.Added.Positions, res.RunID); err != nil {
+		return fmt.Errorf("train: recording the run: %w", err)
+	}
+	for _, kv := range [][2]string{
+		{MetaCorpusDigest, res.CorpusDigest},
+		{MetaGames, strconv.FormatInt(res.TotalGames, 10)},
+		{MetaPositions, strconv.FormatInt(res.Total.Positions, 10)},
+		{MetaForced, strconv.FormatInt(res.Total.Forced, 10)},
+	} {
+		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", kv[0], kv[1]); err != nil {
+			return fmt.Errorf("train: writing meta: %w", err)
+		}
+	}
+	return nil
+}
+
+// CodeVersion describes the program that wrote a run: the module version
+// and VCS revision when the build recorded them, the Go version, the
+// category list version and the train schema version.
+func CodeVersion() string {
+	v := "rpshogi"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v += " " + bi.Main.Version
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				v += " " + s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					v += "+dirty"
+				}
+			}
+		}
+		v += " " + bi.GoVersion
+	}
+	return fmt.Sprintf("%s categories/%d train-schema/%d", v, categorize.ListVersion, SchemaVersion)
+}
