@@ -134,6 +134,10 @@ type Classifier struct {
 	// defended at most once (a move takes away at most one defender: the
 	// piece it captures or the one whose line it blocks).
 	worthy [16]kifu.Bitboard
+	// attackableBy[pt], for pt a pawn or knight, is the opponent's pieces
+	// the attack family counts: king, rooks, bishops, golds and silvers,
+	// promoted or not (empty for the other types).
+	attackableBy [16]kifu.Bitboard
 
 	// Per-square caches, valid when their stamp equals stamp: the
 	// attackers of both colors of a square with the position's occupancy
@@ -202,6 +206,9 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 	att := themMap.once
 	c.themAtt, c.themAtt2, c.themRays = att, themMap.twice, rays
 	c.setWorthy(themMap.twice)
+	t := &c.b.byType
+	attackable := c.b.golds.Or(c.b.bh).Or(c.b.rd).Or(t[kifu.Silver]).Or(t[kifu.King]).And(c.themBB)
+	c.attackableBy[kifu.Pawn], c.attackableBy[kifu.Knight] = attackable, attackable
 	usMap, _ := c.b.attackMaps(us, occ)
 	c.usAtt1, c.usAtt2 = usMap.once, usMap.twice
 	c.usBH = c.b.bh.And(own)
@@ -366,6 +373,19 @@ func init() {
 		}
 	}
 }
+
+// pseudoAttacks[c][pt][sq] is the attacks of a piece of color c and type
+// pt on sq on an empty board.
+var pseudoAttacks = func() (t [kifu.ColorNB][16][kifu.SquareNB]kifu.Bitboard) {
+	for c := kifu.Black; c <= kifu.White; c++ {
+		for pt := kifu.Pawn; pt < kifu.PieceTypeNB; pt++ {
+			for sq := kifu.Square(0); sq < kifu.SquareNB; sq++ {
+				t[c][pt][sq] = kifu.Attacks(kifu.NewPiece(c, pt), sq, kifu.EmptyBB)
+			}
+		}
+	}
+	return t
+}()
 
 // targets sets the attack and fork facts of m (with SEE >= 0), whose
 // moved piece has type ptAfter on to after it; occ is the occupancy after
@@ -566,7 +586,12 @@ func (c *Classifier) classifyBoard(moves []kifu.Move, out []Classified) {
 		}
 		e.Facts = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
 		if gain >= 0 {
-			c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), &e.Facts)
+			// Only when an attack or a fork is possible: the piece's attacks
+			// on an empty board reach an attackable piece (pawn, knight) or
+			// two possibly worthy ones (a superset of what targets finds).
+			if a := pseudoAttacks[c.us&1][ptAfter&15][to]; a.And(c.attackableBy[ptAfter&15]).Any() || a.And(c.worthy[ptAfter&15]).MoreThanOne() {
+				c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), &e.Facts)
+			}
 		}
 		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
 			e.Set = e.Facts.Set()
@@ -614,8 +639,8 @@ func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
 						e.Facts.Attacks = 1 << g
 					}
 				}
-			} else {
-				c.targets(m, pt, to, occ.Or(toBB), &e.Facts)
+			} else if a := pseudoAttacks[c.us&1][pt&15][to]; a.And(c.attackableBy[pt&15]).Any() || a.And(c.worthy[pt&15]).MoreThanOne() {
+				c.targets(m, pt, to, occ.Or(toBB), &e.Facts) // an attack or a fork is possible
 			}
 		}
 		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
