@@ -387,6 +387,30 @@ var pseudoAttacks = func() (t [kifu.ColorNB][16][kifu.SquareNB]kifu.Bitboard) {
 	return t
 }()
 
+// quietDrops returns the squares where dropping a piece of type pt has
+// nothing but its plain category, SEE 0: squares the opponent does not
+// attack, from which the piece would not give check, attack an attackable
+// piece (pawn, knight) or two possibly worthy ones (on an empty board: a
+// superset of its attacks).
+func (c *Classifier) quietDrops(pt kifu.PieceType) kifu.Bitboard {
+	pt &= 15
+	// A piece of ours on s attacks t exactly when theirs of that type on
+	// t attacks s, on an empty board.
+	ps := &pseudoAttacks[c.them&1][pt]
+	bad := c.themAtt.Or(c.checkSq[pt])
+	for t := c.attackableBy[pt]; t.Any(); {
+		bad = bad.Or(ps[t.Pop()])
+	}
+	if pt != kifu.Pawn { // a pawn never forks
+		var m attackMap
+		for t := c.worthy[pt]; t.Any(); {
+			m.add(ps[t.Pop()])
+		}
+		bad = bad.Or(m.twice)
+	}
+	return bad.Not()
+}
+
 // targets sets the attack and fork facts of m (with SEE >= 0), whose
 // moved piece has type ptAfter on to after it; occ is the occupancy after
 // m.
@@ -607,7 +631,7 @@ func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
 	out = out[:len(moves)]
 	themAtt, occ := c.themAtt, c.b.occ
 	var pt kifu.PieceType
-	var chk kifu.Bitboard
+	var chk, quiet kifu.Bitboard
 	var plain *[2]Set
 	for i, m := range moves {
 		if !m.IsDrop() { // not from the generator
@@ -618,10 +642,17 @@ func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
 			pt = t
 			chk = c.checkSq[pt&15]
 			plain = &plainSet[1][pt&15]
+			quiet = c.quietDrops(pt)
 		}
 		e := &out[i]
 		to := m.To()
 		toBB := kifu.SquareBB(to)
+		if quiet.And(toBB).Any() {
+			e.Move = m
+			e.Facts = Facts{Flags: FlagDrop, Piece: pt}
+			e.Set = plain[0]
+			continue
+		}
 		gain := 0
 		if themAtt.And(toBB).Any() {
 			gain = c.dropGain(pt, to)
