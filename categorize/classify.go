@@ -440,29 +440,14 @@ func (c *Classifier) targets(m kifu.Move, ptAfter kifu.PieceType, to kifu.Square
 	case kifu.King:
 		targets = kifu.KingAttacks(to).And(them)
 	case kifu.Lance:
-		if !rays[to].file.And(worthy).MoreThanOne() {
-			return
-		}
 		targets = kifu.LanceAttacks(c.us, to, occ).And(them)
 	case kifu.Bishop:
-		if !rays[to].diag.And(worthy).MoreThanOne() {
-			return
-		}
 		targets = kifu.BishopAttacks(to, occ).And(them)
 	case kifu.Rook:
-		if !rays[to].file.Or(rays[to].rank).And(worthy).MoreThanOne() {
-			return
-		}
 		targets = kifu.RookAttacks(to, occ).And(them)
 	case kifu.Horse:
-		if !rays[to].diag.Or(kifu.KingAttacks(to)).And(worthy).MoreThanOne() {
-			return
-		}
 		targets = kifu.BishopAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
 	case kifu.Dragon:
-		if !rays[to].file.Or(rays[to].rank).Or(kifu.KingAttacks(to)).And(worthy).MoreThanOne() {
-			return
-		}
 		targets = kifu.RookAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
 	}
 	if targets.And(worthy).MoreThanOne() {
@@ -655,7 +640,13 @@ func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
 		}
 		gain := 0
 		if themAtt.And(toBB).Any() {
-			gain = c.dropGain(pt, to)
+			if c.dropStamp[to] == c.stamp { // dropGain's cache, by hand
+				if t := int(c.dropTail[to]); t >= 0 {
+					gain = -max(0, captureValue[pt&15]-t)
+				}
+			} else {
+				gain = c.dropGain(pt, to)
+			}
 		}
 		fl := FlagDrop
 		if chk.And(toBB).Any() {
