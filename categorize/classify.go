@@ -217,19 +217,39 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 
 	c.enPrise = kifu.EmptyBB
 	for cand := own.AndNot(c.b.byType[kifu.King]).And(att); cand.Any(); {
-		sq := cand.Pop()
-		if !c.usAtt1.Has(sq) && c.usLine(sq).IsEmpty() ||
-			c.b.swap(sq, occ, c.attackersAt(sq), them, pos.PieceAt(sq).Type()) > 0 {
+		if sq := cand.Pop(); c.isEnPrise(sq) {
 			c.enPrise = c.enPrise.Set(sq)
 		}
 	}
+}
+
+// isEnPrise reports whether our piece on sq, which the opponent attacks,
+// is en prise. Their gain from the exchange is at least CaptureValue(P) -
+// CaptureValue(A), P our piece and A their first capturer, and at most
+// CaptureValue(P) - (CaptureValue(A) - CaptureValue(B)), B our first
+// recapturer; only between the two does it take the whole exchange.
+func (c *Classifier) isEnPrise(sq kifu.Square) bool {
+	if !c.usAtt1.Has(sq) && c.usLine(sq).IsEmpty() {
+		return true // undefended, and nothing of ours can be uncovered
+	}
+	att := c.attackersAt(sq)
+	pv := captureValue[c.pos.PieceAt(sq).Type()]
+	a := c.b.least(att.And(c.themBB))
+	if a != kifu.King && pv > captureValue[a] {
+		return true
+	}
+	if b := c.b.least(att.And(c.b.color[c.us])); b != kifu.NoPieceType && b != kifu.King && a != kifu.King &&
+		captureValue[a]-captureValue[b] >= pv {
+		return false
+	}
+	return c.b.swap(sq, c.b.occ, att, c.them, c.pos.PieceAt(sq).Type()) > 0
 }
 
 // setWorthy sets worthy, given the squares the opponent attacks twice.
 func (c *Classifier) setWorthy(twice kifu.Bitboard) {
 	t, them := &c.b.byType, c.themBB
 	weak := them.AndNot(twice).Or(t[kifu.King].And(them))
-	// Pieces worth more than a lance (3), knight (4), silver (5), gold
+	// Pieces worth more than a knight (4), silver (5), gold
 	// (6), bishop (8), rook or horse (10); nothing is worth more than a
 	// dragon (12) but the king.
 	gt10 := t[kifu.Dragon]
@@ -237,9 +257,8 @@ func (c *Classifier) setWorthy(twice kifu.Bitboard) {
 	gt6 := gt8.Or(t[kifu.Bishop])
 	gt5 := gt6.Or(c.b.golds)
 	gt4 := gt5.Or(t[kifu.Silver])
-	gt3 := gt4.Or(t[kifu.Knight])
 	w := &c.worthy
-	w[kifu.Lance] = weak.Or(gt3.And(them))
+	w[kifu.Lance] = kifu.EmptyBB // a lance attacks one piece at most: it never forks
 	w[kifu.Knight] = weak.Or(gt4.And(them))
 	w[kifu.Silver] = weak.Or(gt5.And(them))
 	gold := weak.Or(gt6.And(them))
@@ -440,19 +459,46 @@ func (c *Classifier) targets(m kifu.Move, ptAfter kifu.PieceType, to kifu.Square
 	case kifu.King:
 		targets = kifu.KingAttacks(to).And(them)
 	case kifu.Lance:
-		targets = kifu.LanceAttacks(c.us, to, occ).And(them)
+		return // it attacks one piece at most
 	case kifu.Bishop:
+		if !c.twoDirections(worthy, to, 4, kifu.EmptyBB) {
+			return
+		}
 		targets = kifu.BishopAttacks(to, occ).And(them)
 	case kifu.Rook:
+		if !c.twoDirections(worthy, to, 0, kifu.EmptyBB) {
+			return
+		}
 		targets = kifu.RookAttacks(to, occ).And(them)
 	case kifu.Horse:
+		if !c.twoDirections(worthy, to, 4, kifu.KingAttacks(to).And(rays[to].file.Or(rays[to].rank))) {
+			return
+		}
 		targets = kifu.BishopAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
 	case kifu.Dragon:
+		if !c.twoDirections(worthy, to, 0, kifu.KingAttacks(to).And(rays[to].diag)) {
+			return
+		}
 		targets = kifu.RookAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
 	}
 	if targets.And(worthy).MoreThanOne() {
 		c.fork(m, ptAfter, targets, f)
 	}
+}
+
+// twoDirections reports whether worthy pieces lie in two or more of the
+// directions d0..d0+3 from to (a slider attacks one piece per direction
+// at most), counting each square of steps (a horse's or dragon's own
+// steps) as a direction of its own.
+func (c *Classifier) twoDirections(worthy kifu.Bitboard, to kifu.Square, d0 int, steps kifu.Bitboard) bool {
+	n := steps.And(worthy).Count()
+	rb := &rayBeyond[to]
+	for d := d0; d < d0+4 && n < 2; d++ {
+		if rb[d].And(worthy).Any() {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // fork sets the fork facts of m, whose moved piece (of type ptAfter after
