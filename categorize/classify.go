@@ -25,13 +25,14 @@ const (
 )
 
 // Facts is what categorize finds about one move; its categories follow
-// from it (Set). The CRA relevance classes are built from the same facts.
+// from it (Set), and other uses (move ordering, the CRA relevance classes)
+// can build on the same facts.
 type Facts struct {
 	Gain  int16          // SEE(m)
 	First int16          // the first term of SEE(m): what m itself gains
 	Flags Flags          // the yes/no facts
 	Piece kifu.PieceType // the moving piece's type before the move, or the dropped type
-	Fork  Target         // the lesser fork target, when Flags has FlagFork
+	Fork  Target         // the fork's grade (the lesser of its two most valuable targets), when Flags has FlagFork
 	// Attacks has bit 1<<t for each attack-family target group t (TKing,
 	// TRook, TBishop, TGold, TSilver) that the unpromoted pawn or knight
 	// on the destination attacks, when SEE(m) >= 0.
@@ -132,7 +133,8 @@ type Classifier struct {
 	// worthy[pt] is a superset of the opponent's pieces worth forking by
 	// a piece of type pt: the king, the pieces worth more, and the pieces
 	// defended at most once (a move takes away at most one defender: the
-	// piece it captures or the one whose line it blocks).
+	// piece it captures or the one whose line it blocks). It is empty for
+	// the lance, which attacks one piece at most and never forks.
 	worthy [16]kifu.Bitboard
 	// attackableBy[pt], for pt a pawn or knight, is the opponent's pieces
 	// the attack family counts: king, rooks, bishops, golds and silvers,
