@@ -99,9 +99,11 @@ func BenchmarkClassifyAll(b *testing.B) {
 
 // BenchmarkClassifyVsGenerate measures the ratio of the cost of
 // ClassifyAll to that of generating the same legal moves (the target is
-// at most 5). One op is one position; generation and classification
-// alternate in blocks of 64 positions, each block timed on its own, so a
-// changing load on the machine affects both alike.
+// at most 5). One op is one position; generation and classification take
+// turns on blocks of 64 positions, each block timed on its own and the
+// order switched from block to block (whichever goes second finds the
+// positions in the cache), so that a changing load on the machine affects
+// both alike.
 func BenchmarkClassifyVsGenerate(b *testing.B) {
 	ps := benchPositions(b)
 	var c Classifier
@@ -109,23 +111,33 @@ func BenchmarkClassifyVsGenerate(b *testing.B) {
 	var cbuf [kifu.MaxMoves]Classified
 	var tGen, tCls time.Duration
 	const block = 64
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i += block {
-		n := min(block, b.N-i)
+	gen := func(i, n int) time.Duration {
 		t0 := time.Now()
 		for j := i; j < i+n; j++ {
 			p := &ps[j%len(ps)]
 			p.pos.GenerateMoves(kifu.LegalAll, mbuf[:0])
 		}
-		t1 := time.Now()
+		return time.Since(t0)
+	}
+	cls := func(i, n int) time.Duration {
+		t0 := time.Now()
 		for j := i; j < i+n; j++ {
 			p := &ps[j%len(ps)]
 			c.ClassifyAll(p.pos, p.prev, cbuf[:0])
 		}
-		t2 := time.Now()
-		tGen += t1.Sub(t0)
-		tCls += t2.Sub(t1)
+		return time.Since(t0)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i, k := 0, 0; i < b.N; i, k = i+block, k+1 {
+		n := min(block, b.N-i)
+		if k%2 == 0 {
+			tGen += gen(i, n)
+			tCls += cls(i, n)
+		} else {
+			tCls += cls(i, n)
+			tGen += gen(i, n)
+		}
 	}
 	b.ReportMetric(float64(tGen.Nanoseconds())/float64(b.N), "gen-ns/pos")
 	b.ReportMetric(float64(tCls.Nanoseconds())/float64(b.N), "classify-ns/pos")

@@ -25,13 +25,14 @@ const (
 )
 
 // Facts is what categorize finds about one move; its categories follow
-// from it (Set). The CRA relevance classes are built from the same facts.
+// from it (Set), and other uses (move ordering, the CRA relevance classes)
+// can build on the same facts.
 type Facts struct {
 	Gain  int16          // SEE(m)
 	First int16          // the first term of SEE(m): what m itself gains
 	Flags Flags          // the yes/no facts
 	Piece kifu.PieceType // the moving piece's type before the move, or the dropped type
-	Fork  Target         // the lesser fork target, when Flags has FlagFork
+	Fork  Target         // the fork's grade (the lesser of its two most valuable targets), when Flags has FlagFork
 	// Attacks has bit 1<<t for each attack-family target group t (TKing,
 	// TRook, TBishop, TGold, TSilver) that the unpromoted pawn or knight
 	// on the destination attacks, when SEE(m) >= 0.
@@ -132,8 +133,13 @@ type Classifier struct {
 	// worthy[pt] is a superset of the opponent's pieces worth forking by
 	// a piece of type pt: the king, the pieces worth more, and the pieces
 	// defended at most once (a move takes away at most one defender: the
-	// piece it captures or the one whose line it blocks).
+	// piece it captures or the one whose line it blocks). It is empty for
+	// the lance, which attacks one piece at most and never forks.
 	worthy [16]kifu.Bitboard
+	// attackableBy[pt], for pt a pawn or knight, is the opponent's pieces
+	// the attack family counts: king, rooks, bishops, golds and silvers,
+	// promoted or not (empty for the other types).
+	attackableBy [16]kifu.Bitboard
 
 	// Per-square caches, valid when their stamp equals stamp: the
 	// attackers of both colors of a square with the position's occupancy
@@ -202,6 +208,9 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 	att := themMap.once
 	c.themAtt, c.themAtt2, c.themRays = att, themMap.twice, rays
 	c.setWorthy(themMap.twice)
+	t := &c.b.byType
+	attackable := c.b.golds.Or(c.b.bh).Or(c.b.rd).Or(t[kifu.Silver]).Or(t[kifu.King]).And(c.themBB)
+	c.attackableBy[kifu.Pawn], c.attackableBy[kifu.Knight] = attackable, attackable
 	usMap, _ := c.b.attackMaps(us, occ)
 	c.usAtt1, c.usAtt2 = usMap.once, usMap.twice
 	c.usBH = c.b.bh.And(own)
@@ -210,19 +219,39 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 
 	c.enPrise = kifu.EmptyBB
 	for cand := own.AndNot(c.b.byType[kifu.King]).And(att); cand.Any(); {
-		sq := cand.Pop()
-		if !c.usAtt1.Has(sq) && c.usLine(sq).IsEmpty() ||
-			c.b.swap(sq, occ, c.attackersAt(sq), them, pos.PieceAt(sq).Type()) > 0 {
+		if sq := cand.Pop(); c.isEnPrise(sq) {
 			c.enPrise = c.enPrise.Set(sq)
 		}
 	}
+}
+
+// isEnPrise reports whether our piece on sq, which the opponent attacks,
+// is en prise. Their gain from the exchange is at least CaptureValue(P) -
+// CaptureValue(A), P our piece and A their first capturer, and at most
+// CaptureValue(P) - (CaptureValue(A) - CaptureValue(B)), B our first
+// recapturer; only between the two does it take the whole exchange.
+func (c *Classifier) isEnPrise(sq kifu.Square) bool {
+	if !c.usAtt1.Has(sq) && c.usLine(sq).IsEmpty() {
+		return true // undefended, and nothing of ours can be uncovered
+	}
+	att := c.attackersAt(sq)
+	pv := captureValue[c.pos.PieceAt(sq).Type()]
+	a := c.b.least(att.And(c.themBB))
+	if a != kifu.King && pv > captureValue[a] {
+		return true
+	}
+	if b := c.b.least(att.And(c.b.color[c.us])); b != kifu.NoPieceType && b != kifu.King && a != kifu.King &&
+		captureValue[a]-captureValue[b] >= pv {
+		return false
+	}
+	return c.b.swap(sq, c.b.occ, att, c.them, c.pos.PieceAt(sq).Type()) > 0
 }
 
 // setWorthy sets worthy, given the squares the opponent attacks twice.
 func (c *Classifier) setWorthy(twice kifu.Bitboard) {
 	t, them := &c.b.byType, c.themBB
 	weak := them.AndNot(twice).Or(t[kifu.King].And(them))
-	// Pieces worth more than a lance (3), knight (4), silver (5), gold
+	// Pieces worth more than a knight (4), silver (5), gold
 	// (6), bishop (8), rook or horse (10); nothing is worth more than a
 	// dragon (12) but the king.
 	gt10 := t[kifu.Dragon]
@@ -230,9 +259,8 @@ func (c *Classifier) setWorthy(twice kifu.Bitboard) {
 	gt6 := gt8.Or(t[kifu.Bishop])
 	gt5 := gt6.Or(c.b.golds)
 	gt4 := gt5.Or(t[kifu.Silver])
-	gt3 := gt4.Or(t[kifu.Knight])
 	w := &c.worthy
-	w[kifu.Lance] = weak.Or(gt3.And(them))
+	w[kifu.Lance] = kifu.EmptyBB // a lance attacks one piece at most: it never forks
 	w[kifu.Knight] = weak.Or(gt4.And(them))
 	w[kifu.Silver] = weak.Or(gt5.And(them))
 	gold := weak.Or(gt6.And(them))
@@ -367,6 +395,43 @@ func init() {
 	}
 }
 
+// pseudoAttacks[c][pt][sq] is the attacks of a piece of color c and type
+// pt on sq on an empty board.
+var pseudoAttacks = func() (t [kifu.ColorNB][16][kifu.SquareNB]kifu.Bitboard) {
+	for c := kifu.Black; c <= kifu.White; c++ {
+		for pt := kifu.Pawn; pt < kifu.PieceTypeNB; pt++ {
+			for sq := kifu.Square(0); sq < kifu.SquareNB; sq++ {
+				t[c][pt][sq] = kifu.Attacks(kifu.NewPiece(c, pt), sq, kifu.EmptyBB)
+			}
+		}
+	}
+	return t
+}()
+
+// quietDrops returns the squares where dropping a piece of type pt has
+// nothing but its plain category, SEE 0: squares the opponent does not
+// attack, from which the piece would not give check, attack an attackable
+// piece (pawn, knight) or two possibly worthy ones (on an empty board: a
+// superset of its attacks).
+func (c *Classifier) quietDrops(pt kifu.PieceType) kifu.Bitboard {
+	pt &= 15
+	// A piece of ours on s attacks t exactly when theirs of that type on
+	// t attacks s, on an empty board.
+	ps := &pseudoAttacks[c.them&1][pt]
+	bad := c.themAtt.Or(c.checkSq[pt])
+	for t := c.attackableBy[pt]; t.Any(); {
+		bad = bad.Or(ps[t.Pop()])
+	}
+	if pt != kifu.Pawn { // a pawn never forks
+		var m attackMap
+		for t := c.worthy[pt]; t.Any(); {
+			m.add(ps[t.Pop()])
+		}
+		bad = bad.Or(m.twice)
+	}
+	return bad.Not()
+}
+
 // targets sets the attack and fork facts of m (with SEE >= 0), whose
 // moved piece has type ptAfter on to after it; occ is the occupancy after
 // m.
@@ -396,27 +461,24 @@ func (c *Classifier) targets(m kifu.Move, ptAfter kifu.PieceType, to kifu.Square
 	case kifu.King:
 		targets = kifu.KingAttacks(to).And(them)
 	case kifu.Lance:
-		if !rays[to].file.And(worthy).MoreThanOne() {
-			return
-		}
-		targets = kifu.LanceAttacks(c.us, to, occ).And(them)
+		return // it attacks one piece at most
 	case kifu.Bishop:
-		if !rays[to].diag.And(worthy).MoreThanOne() {
+		if !c.twoDirections(worthy, to, 4, kifu.EmptyBB) {
 			return
 		}
 		targets = kifu.BishopAttacks(to, occ).And(them)
 	case kifu.Rook:
-		if !rays[to].file.Or(rays[to].rank).And(worthy).MoreThanOne() {
+		if !c.twoDirections(worthy, to, 0, kifu.EmptyBB) {
 			return
 		}
 		targets = kifu.RookAttacks(to, occ).And(them)
 	case kifu.Horse:
-		if !rays[to].diag.Or(kifu.KingAttacks(to)).And(worthy).MoreThanOne() {
+		if !c.twoDirections(worthy, to, 4, kifu.KingAttacks(to).And(rays[to].file.Or(rays[to].rank))) {
 			return
 		}
 		targets = kifu.BishopAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
 	case kifu.Dragon:
-		if !rays[to].file.Or(rays[to].rank).Or(kifu.KingAttacks(to)).And(worthy).MoreThanOne() {
+		if !c.twoDirections(worthy, to, 0, kifu.KingAttacks(to).And(rays[to].diag)) {
 			return
 		}
 		targets = kifu.RookAttacks(to, occ).Or(kifu.KingAttacks(to)).And(them)
@@ -424,6 +486,21 @@ func (c *Classifier) targets(m kifu.Move, ptAfter kifu.PieceType, to kifu.Square
 	if targets.And(worthy).MoreThanOne() {
 		c.fork(m, ptAfter, targets, f)
 	}
+}
+
+// twoDirections reports whether worthy pieces lie in two or more of the
+// directions d0..d0+3 from to (a slider attacks one piece per direction
+// at most), counting each square of steps (a horse's or dragon's own
+// steps) as a direction of its own.
+func (c *Classifier) twoDirections(worthy kifu.Bitboard, to kifu.Square, d0 int, steps kifu.Bitboard) bool {
+	n := steps.And(worthy).Count()
+	rb := &rayBeyond[to]
+	for d := d0; d < d0+4 && n < 2; d++ {
+		if rb[d].And(worthy).Any() {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 // fork sets the fork facts of m, whose moved piece (of type ptAfter after
@@ -566,7 +643,12 @@ func (c *Classifier) classifyBoard(moves []kifu.Move, out []Classified) {
 		}
 		e.Facts = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
 		if gain >= 0 {
-			c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), &e.Facts)
+			// Only when an attack or a fork is possible: the piece's attacks
+			// on an empty board reach an attackable piece (pawn, knight) or
+			// two possibly worthy ones (a superset of what targets finds).
+			if a := pseudoAttacks[c.us&1][ptAfter&15][to]; a.And(c.attackableBy[ptAfter&15]).Any() || a.And(c.worthy[ptAfter&15]).MoreThanOne() {
+				c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), &e.Facts)
+			}
 		}
 		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
 			e.Set = e.Facts.Set()
@@ -582,7 +664,7 @@ func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
 	out = out[:len(moves)]
 	themAtt, occ := c.themAtt, c.b.occ
 	var pt kifu.PieceType
-	var chk kifu.Bitboard
+	var chk, quiet kifu.Bitboard
 	var plain *[2]Set
 	for i, m := range moves {
 		if !m.IsDrop() { // not from the generator
@@ -593,13 +675,26 @@ func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
 			pt = t
 			chk = c.checkSq[pt&15]
 			plain = &plainSet[1][pt&15]
+			quiet = c.quietDrops(pt)
 		}
 		e := &out[i]
 		to := m.To()
 		toBB := kifu.SquareBB(to)
+		if quiet.And(toBB).Any() {
+			e.Move = m
+			e.Facts = Facts{Flags: FlagDrop, Piece: pt}
+			e.Set = plain[0]
+			continue
+		}
 		gain := 0
 		if themAtt.And(toBB).Any() {
-			gain = c.dropGain(pt, to)
+			if c.dropStamp[to] == c.stamp { // dropGain's cache, by hand
+				if t := int(c.dropTail[to]); t >= 0 {
+					gain = -max(0, captureValue[pt&15]-t)
+				}
+			} else {
+				gain = c.dropGain(pt, to)
+			}
 		}
 		fl := FlagDrop
 		if chk.And(toBB).Any() {
@@ -614,8 +709,8 @@ func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
 						e.Facts.Attacks = 1 << g
 					}
 				}
-			} else {
-				c.targets(m, pt, to, occ.Or(toBB), &e.Facts)
+			} else if a := pseudoAttacks[c.us&1][pt&15][to]; a.And(c.attackableBy[pt&15]).Any() || a.And(c.worthy[pt&15]).MoreThanOne() {
+				c.targets(m, pt, to, occ.Or(toBB), &e.Facts) // an attack or a fork is possible
 			}
 		}
 		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {

@@ -60,10 +60,10 @@
 //     piece's. The grade is the lesser of the two most valuable targets,
 //     which is what the fork wins when the opponent saves the most
 //     valuable one (with exactly two targets: the lesser of the two).
-//     Targets are ordered by BoardValue, ties by Target (a dragon above a
-//     rook, a rook above a horse of the same board value, the king above
-//     all), so the king is never the lesser target;
-//     ForkCategory(TargetOf(lesser)).
+//     Targets are ordered by BoardValue, ties by Target, the lower Target
+//     being the lesser (so a horse ranks above a rook of the same board
+//     value, a dragon above both, the king above all), and the king is
+//     never the lesser target; ForkCategory(TargetOf(lesser)).
 //   - attack/<target>/by-<pawn|knight>: SEE(m) >= 0, the piece standing on
 //     the destination after m is an unpromoted pawn or knight (a board
 //     move without promotion, or a drop), and it attacks an opponent king,

@@ -293,6 +293,21 @@ func (b *board) xrays(sq, from kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
 	return kifu.EmptyBB
 }
 
+// least returns the type of the least valuable piece of pcs (NoPieceType
+// if none).
+func (b *board) least(pcs kifu.Bitboard) kifu.PieceType {
+	if pcs.IsEmpty() {
+		return kifu.NoPieceType
+	}
+	pt := b.pos.PieceAt(pcs.Pop()).Type()
+	for pcs.Any() {
+		if t := b.pos.PieceAt(pcs.Pop()).Type(); seeRank[t] < seeRank[pt] {
+			pt = t
+		}
+	}
+	return pt
+}
+
 // swap plays out the exchange on sq, where a piece of type victim stands
 // and side captures first with its least valuable attacker among att
 // (the attackers of both colors given occ, restricted to occ). It returns
