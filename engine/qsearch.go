@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/rpshogi/rpshogi/kifu"
+import (
+	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/kifu"
+)
 
 // maxQPly bounds the quiescence search below a leaf.
 const maxQPly = 12
@@ -77,30 +80,34 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 // quiescenceMoves collects the moves tried at a quiet leaf: recaptures on
 // the last move's square, captures and promotions that do not lose
 // material by static exchange, and, on the first quiescence ply, moves
-// that take an en-prise piece to safety.
+// that take an en-prise piece to a square where it is safe (categorize's
+// escape).
 func (s *Searcher) quiescenceMoves(f *frame, qply int) []kifu.Move {
 	pos := s.pos
 	all := pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	last := pos.LastMove()
 	out := f.moves[:0]
-	var threatened kifu.Bitboard
 	if qply == 0 {
-		threatened = enPrise(pos)
+		s.qcls.Reset(pos, last)
+		for _, m := range all {
+			fa := s.qcls.Facts(m)
+			switch {
+			case m.IsCapture() && (fa.Has(categorize.FlagRecapture) || fa.Gain >= 0):
+			case m.IsPromotion() && fa.Gain >= 0:
+			case fa.Has(categorize.FlagEscape):
+			default:
+				continue
+			}
+			out = append(out, m)
+		}
+		return out
 	}
 	for _, m := range all {
-		switch {
-		case m.IsCapture():
-			if isRecaptureOf(m, last) || SEE(pos, m) >= 0 {
-				out = append(out, m)
-			}
-		case m.IsPromotion():
-			if SEE(pos, m) >= 0 {
-				out = append(out, m)
-			}
-		case !m.IsDrop() && threatened.Has(m.From()):
-			if SEE(pos, m) >= 0 {
-				out = append(out, m)
-			}
+		if !m.IsCapture() && !m.IsPromotion() {
+			continue
+		}
+		if (m.IsCapture() && isRecaptureOf(m, last)) || SEE(pos, m) >= 0 {
+			out = append(out, m)
 		}
 	}
 	return out

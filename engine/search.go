@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -86,6 +87,22 @@ type Result struct {
 	Win    bool // the side to move can declare an entering-king win
 }
 
+// RootStat is what the last finished iteration did below one root move:
+// the move's cost and the budget its subtree got, the nodes searched, the
+// deepest ply at which the main search expanded a node (Depth; the
+// quiescence search goes further, SelDepth), and whether the move was
+// searched again at probability 1/2 after its preliminary search said it
+// improved the best value (ReSearched).
+type RootStat struct {
+	Move       kifu.Move
+	Cost       int
+	Budget     int
+	Nodes      uint64
+	Depth      int
+	SelDepth   int
+	ReSearched bool
+}
+
 // frame is the per-ply scratch space of the search, preallocated.
 type frame struct {
 	moves  [kifu.MaxMoves]kifu.Move
@@ -116,10 +133,16 @@ type Searcher struct {
 	// the best fully searched root move of the current iteration
 	iterMove  kifu.Move
 	iterValue Value
+	// per root move statistics: of the iteration in progress, and of the
+	// last finished one
+	iterStats, rootStats []RootStat
+	mainDepth            int // deepest ply expanded by search (not qsearch)
+	reSearches           uint64
 	// ponderHit, when set, moves the time limits to start now (USI ponderhit).
 	hardAt, softAt atomic.Int64 // unix nanos; 0 = none
 	// infinite is Limits.Infinite while the search runs; PonderHit clears it.
 	infinite atomic.Bool
+	qcls     categorize.Classifier // facts of quiescence moves
 }
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
@@ -191,9 +214,11 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 	if maxBudget <= 0 {
 		maxBudget = 64 * HalfCost
 	}
+	s.reSearches = 0
 	for budget := HalfCost; budget <= maxBudget; budget += s.step() {
 		s.seldepth = 0
 		s.iterMove = kifu.MoveNone
+		s.iterStats = s.iterStats[:0]
 		v := s.search(0, budget, -InfiniteValue, InfiniteValue, true)
 		if s.aborted {
 			// The table move (the previous best) is searched first, so a
@@ -206,6 +231,7 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 		}
 		res.Score = v
 		res.Budget = budget
+		s.rootStats = append(s.rootStats[:0], s.iterStats...)
 		res.PV = append(res.PV[:0], root.pv[:root.pvLen]...)
 		if len(res.PV) > 0 {
 			res.Move = res.PV[0]
@@ -225,6 +251,14 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 	}
 	return s.finish(res)
 }
+
+// RootStats returns, per root move, what the last finished iteration of
+// the last search did (see RootStat), in the order the moves were searched.
+func (s *Searcher) RootStats() []RootStat { return s.rootStats }
+
+// ReSearches returns how many moves the last search searched again at
+// probability 1/2 (the paper's re-search).
+func (s *Searcher) ReSearches() uint64 { return s.reSearches }
 
 func (s *Searcher) step() int {
 	if s.Mode == ModeDepth {
@@ -303,6 +337,9 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if ply > s.seldepth {
 		s.seldepth = ply
 	}
+	if ply > s.mainDepth {
+		s.mainDepth = ply
+	}
 	if ply > 0 {
 		if v, ok := s.repetition(ply); ok {
 			return v
@@ -357,6 +394,12 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	for i := 0; i < n; i++ {
 		m, c := pickNext(f, moves, costs, i)
 		child := budget - int(c)
+		var stat RootStat
+		iterSel := s.seldepth
+		if ply == 0 {
+			stat = RootStat{Move: m, Cost: int(c), Budget: child, Nodes: s.nodes}
+			s.mainDepth, s.seldepth = 0, 0
+		}
 		pos.DoMove(m)
 		var v Value
 		if c > HalfCost && s.Mode == ModeRealization {
@@ -364,6 +407,8 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			v = -s.search(ply+1, child, -alpha-1, -alpha, false)
 			if v > alpha && !s.aborted {
 				// It improves the best value: re-search at probability 1/2.
+				s.reSearches++
+				stat.ReSearched = true
 				v = -s.search(ply+1, budget-HalfCost, -beta, -alpha, pvNode)
 			}
 		} else if i == 0 || !pvNode {
@@ -377,6 +422,12 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		pos.UndoMove()
 		if s.aborted {
 			return 0
+		}
+		if ply == 0 {
+			stat.Nodes = s.nodes - stat.Nodes
+			stat.Depth, stat.SelDepth = s.mainDepth, s.seldepth
+			s.seldepth = max(s.seldepth, iterSel)
+			s.iterStats = append(s.iterStats, stat)
 		}
 		if v > best {
 			best = v

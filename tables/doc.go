@@ -1,8 +1,15 @@
 // Package tables holds the generated move-category probability table
 // (probabilities_gen.go) and the small API the engine and the CRA orderer
-// read: Prob, Cost and the table's provenance.
+// read: Prob, Cost, Costs and the table's provenance (Source, Games,
+// Positions).
 //
-// The table is written by "rpshogi tables" (see Generate) from the counts
-// that "rpshogi train" stored in SQLite; "rpshogi build-engine" compiles an
-// engine with another table without touching this file.
+// The committed table is trained on the real games of the shared corpus
+// (../shared/data/kifu beside the repository: kinds pro, computer,
+// amateur, pro-vs-computer, pro-vs-amateur, which include the bundled
+// self-play games). Regenerate it with go generate; a test of
+// cmd/rpshogi fails when it is out of date. "rpshogi tables --db FILE"
+// writes the table of any training database, and "rpshogi build-engine"
+// compiles an engine with another table without touching this file.
 package tables
+
+//go:generate go run ../cmd/rpshogi tables --corpus ../../shared/data/kifu --out probabilities_gen.go

@@ -12,7 +12,7 @@ import (
 )
 
 func main() {
-	if err := engine.RunUSI(os.Stdin, os.Stdout, engine.Config{}); err != nil {
+	if err := engine.RunUSI(os.Stdin, os.Stdout, engine.DefaultConfig()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -74,6 +74,10 @@ search engine.`,
 		newTrainCmd(ios, nil),
 		newSQLCmd(ios, nil),
 		newEvaluateCmd(ios, nil),
+		newTablesCmd(ios, nil),
+		newBuildCmd(ios, nil),
+		newPipelineCmd(ios, nil),
+		newUSICmd(ios, nil),
 	)
 	return root
 }

@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/tables"
+)
+
+// TableCoster prices moves with a move-category probability table: a
+// move's probability is the largest P_c of its categories (Tsuruoka et
+// al., §2.2), so its cost is the smallest cost among them. It classifies
+// with categorize, the same code that counted the table's categories.
+type TableCoster struct {
+	table [categorize.MaxCategories]int32
+	cls   categorize.Classifier
+}
+
+// NewTableCoster returns a coster for a table of costs by category ID
+// (categories beyond the table cost MaxCost).
+func NewTableCoster(costs [categorize.MaxCategories]int32) *TableCoster {
+	return &TableCoster{table: costs}
+}
+
+// Costs implements Coster.
+func (t *TableCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) {
+	t.cls.Reset(pos, prev)
+	for i, m := range moves {
+		costs[i] = t.moveCost(t.cls.Classify(m))
+	}
+}
+
+// moveCost returns the smallest table cost of the categories in s.
+func (t *TableCoster) moveCost(s categorize.Set) int32 {
+	best := int32(MaxCost)
+	for w, word := range s {
+		for word != 0 {
+			b := word & -word
+			id := w*64 + bits.TrailingZeros64(b)
+			if c := t.table[id]; c < best {
+				best = c
+			}
+			word ^= b
+		}
+	}
+	return best
+}
+
+// DefaultConfig is the engine compiled with the generated table of package
+// tables; its USI name carries the first hex digits of the table's corpus
+// digest.
+func DefaultConfig() Config {
+	id := strings.TrimPrefix(tables.Source, "sha256:")
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	return Config{Name: "rpshogi (table " + id + ")", Coster: NewTableCoster(tables.Costs())}
+}
