@@ -4,7 +4,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
+
+// defaultOverhead is MoveOverhead's default: the time kept in reserve on
+// every move. On a busy two-core machine the search thread can be kept
+// off the CPU for a few tens of milliseconds, which the margin covers.
+const defaultOverhead = 50 * time.Millisecond
 
 // option is one USI option.
 type option struct {
@@ -44,7 +50,7 @@ func newOptions() *options {
 			help: "node expansion: realization probability (Tsuruoka et al.) or depth"},
 		{name: "ThresholdMax", kind: "spin", def: "40", min: 1, max: 60,
 			help: "deepest iteration: realization probability 2^-N (depth N/... in depth mode: N plies)"},
-		{name: "MoveOverhead", kind: "spin", def: "30", min: 0, max: 5000, help: "milliseconds kept in reserve per move"},
+		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 	}}
 	for _, x := range o.list {
 		x.value = x.def

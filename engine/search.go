@@ -295,7 +295,13 @@ func (s *Searcher) pastSoft() bool {
 	return s.limits.Nodes > 0 && s.nodes >= s.limits.Nodes
 }
 
-// checkAbort polls the stop flag and, every 1024 nodes, the clock.
+// pollEvery is how many nodes pass between two looks at the clock. A
+// main-search node that prices its moves can cost tens of microseconds in
+// an endgame full of drops, so the interval is kept short; time.Now costs
+// about as much as a single node of quiescence.
+const pollEvery = 64
+
+// checkAbort polls the stop flag and, every pollEvery nodes, the clock.
 func (s *Searcher) checkAbort() bool {
 	if s.aborted {
 		return true
@@ -304,7 +310,7 @@ func (s *Searcher) checkAbort() bool {
 		s.aborted = true
 		return true
 	}
-	if s.nodes&1023 == 0 {
+	if s.nodes%pollEvery == 0 {
 		if at := s.hardAt.Load(); at != 0 && time.Now().UnixNano() >= at && !s.infinite.Load() {
 			s.aborted = true
 		}

@@ -10,17 +10,36 @@ import (
 // table.
 func newTestSearcher() *Searcher { return NewSearcher(16, DefaultConfig().Coster) }
 
-// subtreeDepth searches pos after m with the given budget and returns the
-// deepest ply at which the main search expanded a node, and the nodes.
-func subtreeDepth(s *Searcher, pos *kifu.Position, m kifu.Move, budget int) (depth int, nodes uint64) {
+// principalLine searches pos after m with the given budget and a full
+// window, then follows the best moves the search stored in its table from
+// the position after m, as long as the table says the main search
+// expanded the position (budget > 0). It returns that line (m first) and
+// the budget the search had left at each of its positions.
+func principalLine(s *Searcher, pos *kifu.Position, m kifu.Move, budget int) (line []kifu.Move, budgets []int) {
 	s.pos, s.limits, s.aborted = pos, Limits{}, false
 	s.stopped.Store(false)
 	s.TT.Clear()
-	s.mainDepth, s.nodes = 0, 0
 	pos.DoMove(m)
 	s.search(1, budget, -InfiniteValue, InfiniteValue, true)
-	pos.UndoMove()
-	return s.mainDepth, s.nodes
+	line, budgets = []kifu.Move{m}, []int{budget}
+	for {
+		e, ok := s.TT.Probe(pos.Key())
+		if !ok || e.budget <= 0 || len(line) > 40 {
+			break
+		}
+		next := pos.ToMove(e.move)
+		if legal, _ := pos.IsLegal(next); !legal {
+			break
+		}
+		budgets[len(budgets)-1] = int(e.budget)
+		pos.DoMove(next)
+		line = append(line, next)
+		budgets = append(budgets, 0)
+	}
+	for range line {
+		pos.UndoMove()
+	}
+	return line, budgets[:len(budgets)-1]
 }
 
 // From Fujii–Watanabe, Kiou-sen 2023 (the shared corpus's
@@ -28,33 +47,38 @@ func subtreeDepth(s *Searcher, pos *kifu.Position, m kifu.Move, budget int) (dep
 // knight on 7c and starts a chain of captures on that square (8b7c+ ...).
 const recaptureChainSFEN = "lr5nl/1B1g2gs1/2n1k2p1/pbPpspp1p/1pp1p2P1/PP1P1PP1P/2S1PS3/2GK1G3/LN5RL b n 53"
 
-// TestRecaptureLineSearchedDeeper gives the subtree of every root move
-// the same budget: the line that opens a recapture chain reaches deeper
-// than every quiet move, because recaptures are probable (cheap) moves.
+// TestRecaptureLineSearchedDeeper searches the position at threshold
+// 2^-7 and compares how deep the main search expanded nodes below each
+// root move: below 7d7c+, which opens the recapture chain on 7c, it goes
+// much deeper than below any quiet move. The budget trace along the chain
+// shows why: the recaptures are probable moves and cost little.
 func TestRecaptureLineSearchedDeeper(t *testing.T) {
 	pos, err := kifu.ParseSFEN(recaptureChainSFEN)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := newTestSearcher()
-	const budget = 600
-	capture, err := pos.ParseUSIMove("7d7c+")
-	if err != nil {
-		t.Fatal(err)
-	}
-	chainDepth, chainNodes := subtreeDepth(s, pos, capture, budget)
-	t.Logf("%-6s (recapture chain) depth %2d, %6d nodes", capture, chainDepth, chainNodes)
-	quietMax := 0
-	for _, m := range pos.GenerateMoves(kifu.Quiets, nil) {
-		if m.IsDrop() {
-			continue // drops are many; the board moves make the point
+	s.Search(pos, Limits{MaxBudget: 700}, nil)
+	capture, quietMax := RootStat{}, 0
+	for _, st := range s.RootStats() {
+		switch {
+		case st.Move.USI() == "7d7c+":
+			capture = st
+		case !st.Move.IsCapture() && !st.Move.IsPromotion():
+			quietMax = max(quietMax, st.Depth)
 		}
-		d, n := subtreeDepth(s, pos, m, budget)
-		quietMax = max(quietMax, d)
-		t.Logf("%-6s depth %2d, %6d nodes", m, d, n)
+		t.Logf("%-6s cost %3d: main search to ply %2d (quiescence to %2d), %6d nodes", st.Move, st.Cost, st.Depth, st.SelDepth, st.Nodes)
 	}
-	if chainDepth <= quietMax+1 {
-		t.Errorf("the recapture line reached depth %d, quiet lines up to %d: want it deeper by 2 plies or more", chainDepth, quietMax)
+	if capture.Move == kifu.MoveNone {
+		t.Fatal("7d7c+ was not searched")
+	}
+	if capture.Depth < quietMax+3 {
+		t.Errorf("below 7d7c+ the main search reached ply %d, below quiet moves ply %d: want the recapture line deeper by 3 plies or more", capture.Depth, quietMax)
+	}
+	line, budgets := principalLine(s, pos, capture.Move, 600)
+	t.Logf("principal line below 7d7c+ with budget 600: %v, budget left at each position %v", line, budgets)
+	if len(line) < 4 || line[1].USI() != "8d7c" || line[3].USI() != "6b7c" {
+		t.Errorf("the principal line after 7d7c+ is %v, want the recapture chain 8d7c 8b7c+ 6b7c", line)
 	}
 }
 
@@ -88,7 +112,7 @@ func TestReSearchFires(t *testing.T) {
 // rook on 5a and can only take the gold on 6h; that forced move keeps the
 // whole budget.
 func TestSingleLegalMoveCostsNothing(t *testing.T) {
-	pos, err := kifu.ParseSFEN("4r4/9/9/9/9/6s2/9/3g1g3/4K4 b - 1")
+	pos, err := kifu.ParseSFEN("4r4/9/9/9/9/9/6s2/3g1g3/4K4 b - 1")
 	if err != nil {
 		t.Fatal(err)
 	}
