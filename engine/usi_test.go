@@ -324,3 +324,37 @@ func TestUSIRealPositions(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestUSIPonder: a ponder search reports nothing until ponderhit, then
+// plays within the clock it was given; gameover during a ponder search
+// stops it without a bestmove, and the engine takes the next game.
+func TestUSIPonder(t *testing.T) {
+	p := startLoop(t, DefaultConfig())
+	p.send("usi", "setoption name USI_Ponder value true", "isready")
+	p.expect("readyok", 10*time.Second)
+	position := "position startpos moves 7g7f 3c3d 2g2f"
+	p.send(position, "go ponder btime 0 wtime 0 byoyomi 300")
+	time.Sleep(400 * time.Millisecond) // longer than the byoyomi: pondering must not stop on it
+	for drained := false; !drained; {
+		select {
+		case l := <-p.lines:
+			if !strings.HasPrefix(l, "info") {
+				t.Fatalf("%q before ponderhit", l)
+			}
+		default:
+			drained = true
+		}
+	}
+	p.send("ponderhit")
+	start := time.Now()
+	legalIn(t, position, p.bestMove(2*time.Second))
+	if el := time.Since(start); el > 300*time.Millisecond {
+		t.Errorf("bestmove %v after ponderhit, byoyomi 300 ms", el)
+	}
+	// gameover while pondering: the search stops, no bestmove follows.
+	p.send(position+" 8c8d", "go ponder btime 0 wtime 0 byoyomi 300")
+	time.Sleep(100 * time.Millisecond)
+	p.send("gameover lose", "usinewgame", "position startpos", "go btime 0 wtime 0 byoyomi 100")
+	legalIn(t, "position startpos", p.bestMove(2*time.Second))
+	p.send("quit")
+}
