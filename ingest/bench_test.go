@@ -8,51 +8,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 var genDir = flag.String("gendir", "", "TestWriteBenchCollection writes the benchmark's collection of random games to this folder")
 
 // writeRandomCollection writes n distinct random games (40 to 160 plies)
-// under dir, 1000 files per sub-folder, as UTF-8 KIF, CSA and KI2 in
-// turn.
+// under dir, as UTF-8 KIF, CSA and KI2 in turn.
 func writeRandomCollection(t testing.TB, dir string, n int) {
 	t.Helper()
-	var wg sync.WaitGroup
-	var failed atomic.Bool
-	work := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				rec := randomRecord(t, uint64(1_000_000+i), 40+i%121, kifu.StartSFEN)
-				f, ext := []kifu.Format{kifu.FormatKIF, kifu.FormatCSA, kifu.FormatKI2}[i%3], []string{"kif", "csa", "ki2"}[i%3]
-				p := filepath.Join(dir, fmt.Sprintf("%02d", i/1000), fmt.Sprintf("%05d.%s", i, ext))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					failed.Store(true)
-					continue
-				}
-				if err := os.WriteFile(p, recordBytes(t, f, rec), 0o644); err != nil {
-					failed.Store(true)
-				}
-			}
-		}()
-	}
-	for i := range n {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	if failed.Load() {
-		t.Fatal("writing the random collection failed")
-	}
+	kifutest.WriteCollection(t, dir, n, func(i int) *kifu.Record {
+		return randomRecord(t, uint64(1_000_000+i), 40+i%121, kifu.StartSFEN)
+	})
 }
 
 // TestWriteBenchCollection writes the benchmark's 10,000 random games to
@@ -64,39 +34,6 @@ func TestWriteBenchCollection(t *testing.T) {
 	}
 	writeRandomCollection(t, *genDir, 10_000)
 }
-
-// memSampler records the peak of the Go heap and of the memory the Go
-// runtime holds from the OS while it runs.
-type memSampler struct {
-	stop           chan struct{}
-	done           sync.WaitGroup
-	peakHeap, peak uint64
-}
-
-func startMemSampler() *memSampler {
-	runtime.GC()
-	s := &memSampler{stop: make(chan struct{})}
-	s.done.Add(1)
-	go func() {
-		defer s.done.Done()
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			s.peakHeap = max(s.peakHeap, ms.HeapInuse)
-			s.peak = max(s.peak, ms.Sys-ms.HeapReleased)
-			select {
-			case <-s.stop:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return s
-}
-
-func (s *memSampler) finish() { close(s.stop); s.done.Wait() }
 
 // BenchmarkIngest measures ingest throughput (decode, parse, replay,
 // digest, dedup and the SQLite store, with a worker per CPU) and the peak
@@ -139,11 +76,11 @@ func BenchmarkIngest(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var rep *Report
-			var mem *memSampler
+			var mem *kifutest.MemSampler
 			var peakHeap, peak uint64
 			for i := range b.N {
 				db := filepath.Join(b.TempDir(), fmt.Sprintf("%d.sqlite", i))
-				mem = startMemSampler()
+				mem = kifutest.StartMemSampler()
 				err := WithDB(context.Background(), db, func(tx *sql.Tx) error {
 					st, err := NewStore(context.Background(), tx)
 					if err != nil {
@@ -153,8 +90,8 @@ func BenchmarkIngest(b *testing.B) {
 					rep, err = Run(context.Background(), Options{}, []string{c.path}, st)
 					return err
 				})
-				mem.finish()
-				peakHeap, peak = max(peakHeap, mem.peakHeap), max(peak, mem.peak)
+				h, p := mem.Stop()
+				peakHeap, peak = max(peakHeap, h), max(peak, p)
 				if err != nil {
 					b.Fatal(err)
 				}

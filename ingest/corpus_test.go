@@ -3,47 +3,12 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
-
-// manifestRow is one row of the shared corpus's MANIFEST.tsv.
-type manifestRow struct {
-	Path, Kind string
-	Games      int
-	GameKey    string // equal keys: the same game in another file or format
-}
-
-func readManifest(t testing.TB, dir string) []manifestRow {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	col := map[string]int{}
-	for i, h := range strings.Split(lines[0], "\t") {
-		col[h] = i
-	}
-	for _, c := range []string{"path", "kind", "games", "game_keys"} {
-		if _, ok := col[c]; !ok {
-			t.Fatalf("MANIFEST.tsv has no %q column", c)
-		}
-	}
-	var rows []manifestRow
-	for _, l := range lines[1:] {
-		f := strings.Split(l, "\t")
-		games, err := strconv.Atoi(f[col["games"]])
-		if err != nil || len(f) <= col["game_keys"] {
-			t.Fatalf("MANIFEST.tsv: bad row %q", l)
-		}
-		rows = append(rows, manifestRow{Path: f[col["path"]], Kind: f[col["kind"]], Games: games, GameKey: f[col["game_keys"]]})
-	}
-	return rows
-}
 
 // corpusRejects lists the corpus records that must be rejected although
 // MANIFEST.tsv counts a game in them (kifu's corpusTruth, checked by
@@ -117,7 +82,7 @@ func runCorpus(t *testing.T, dir string, opts Options) (*Report, map[string]*cor
 // game, or with an illegal move, are rejected with a reason.
 func TestCorpus(t *testing.T) {
 	dir := sharedDir(t)
-	rows := readManifest(t, dir)
+	rows := kifutest.Manifest(t)
 	rep, out := runCorpus(t, dir, Options{Filter: Filter{Handicap: HandicapInclude}})
 	var buf bytes.Buffer
 	rep.WriteText(&buf)
@@ -170,15 +135,15 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("%s (%s): rejected: %s", row.Path, row.Kind, o.rejects[0])
 			continue
 		}
-		if row.GameKey == "" {
+		if row.GameKeys == "" {
 			t.Errorf("%s: a game without a game key in MANIFEST.tsv", row.Path)
 		}
-		keys[row.GameKey] = true
+		keys[row.GameKeys] = true
 		if o.game != nil {
-			if f, ok := first[row.GameKey]; ok {
+			if f, ok := first[row.GameKeys]; ok {
 				t.Errorf("%s: accepted, but it is the same game as %s", row.Path, f)
 			}
-			first[row.GameKey] = row.Path
+			first[row.GameKeys] = row.Path
 		}
 	}
 	for _, row := range rows {
@@ -187,7 +152,7 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		wantDups++
-		f := first[row.GameKey]
+		f := first[row.GameKeys]
 		of, _ := filepath.Rel(dir, o.dup.OfSource)
 		if filepath.ToSlash(of) != f {
 			t.Errorf("%s: a duplicate of %s, but MANIFEST.tsv says it is the game of %s", row.Path, of, f)

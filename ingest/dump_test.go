@@ -1,11 +1,12 @@
 package ingest
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 // dumpDB prints every row of every table of the database at path, tables
@@ -49,46 +50,8 @@ func tableNames(t testing.TB, db *sql.DB) []string {
 	return names
 }
 
-// dumpQuery prints the rows of a query, one line each, columns separated
-// by tabs (NULL as \N).
+// dumpQuery returns the rows of query as tab-separated text.
 func dumpQuery(t testing.TB, db *sql.DB, query string) string {
 	t.Helper()
-	rows, err := db.QueryContext(context.Background(), query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range vals {
-			if i > 0 {
-				b.WriteByte('\t')
-			}
-			switch v := v.(type) {
-			case nil:
-				b.WriteString(`\N`)
-			case []byte:
-				b.Write(v)
-			default:
-				fmt.Fprint(&b, v)
-			}
-		}
-		b.WriteByte('\n')
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
+	return kifutest.QueryTSV(t, db, query)
 }

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
 	"testing"
-	"time"
+
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 var genDir = flag.String("gendir", "", "TestWriteBenchCollection writes -gen random games to this folder")
@@ -23,39 +22,6 @@ func TestWriteBenchCollection(t *testing.T) {
 	}
 	writeRandomGames(t, *genDir, 1_000_000, *genN)
 }
-
-// memSampler records the peak of the Go heap and of the memory the Go
-// runtime holds from the OS while it runs.
-type memSampler struct {
-	stop           chan struct{}
-	done           sync.WaitGroup
-	peakHeap, peak uint64
-}
-
-func startMemSampler() *memSampler {
-	runtime.GC()
-	s := &memSampler{stop: make(chan struct{})}
-	s.done.Add(1)
-	go func() {
-		defer s.done.Done()
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		var ms runtime.MemStats
-		for {
-			runtime.ReadMemStats(&ms)
-			s.peakHeap = max(s.peakHeap, ms.HeapInuse)
-			s.peak = max(s.peak, ms.Sys-ms.HeapReleased)
-			select {
-			case <-s.stop:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return s
-}
-
-func (s *memSampler) finish() { close(s.stop); s.done.Wait() }
 
 // BenchmarkTrain measures the whole training pipeline (walk, decode,
 // parse, replay, classify every legal move, count, SQLite, and with
@@ -94,11 +60,11 @@ func BenchmarkTrain(b *testing.B) {
 					if arrow {
 						opts.ArrowDir = out
 					}
-					mem := startMemSampler()
+					mem := kifutest.StartMemSampler()
 					var err error
 					res, err = Train(b.Context(), filepath.Join(out, "rp.sqlite"), []string{c.path}, opts)
-					mem.finish()
-					peakHeap, peak = max(peakHeap, mem.peakHeap), max(peak, mem.peak)
+					h, p := mem.Stop()
+					peakHeap, peak = max(peakHeap, h), max(peak, p)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -112,48 +112,10 @@ func queryStrings(t testing.TB, db *sql.DB, query string, args ...any) []string 
 	return out
 }
 
-// dumpQuery prints the rows of a query, one line each, columns separated
-// by tabs (NULL as \N).
+// dumpQuery returns the rows of query as tab-separated text.
 func dumpQuery(t testing.TB, db *sql.DB, query string, args ...any) string {
 	t.Helper()
-	rows, err := db.Query(query, args...)
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range vals {
-			if i > 0 {
-				b.WriteByte('\t')
-			}
-			switch v := v.(type) {
-			case nil:
-				b.WriteString(`\N`)
-			case []byte:
-				b.Write(v)
-			default:
-				fmt.Fprint(&b, v)
-			}
-		}
-		b.WriteByte('\n')
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
+	return kifutest.QueryTSV(t, db, query, args...)
 }
 
 // query runs a query on the database file at path.
@@ -218,16 +180,7 @@ func randomRecord(t testing.TB, seed uint64, plies int) *kifu.Record {
 // and KI2 in turn under dir, 1000 files per folder.
 func writeRandomGames(t testing.TB, dir string, seed0 uint64, n int) {
 	t.Helper()
-	formats := []kifu.Format{kifu.FormatKIF, kifu.FormatCSA, kifu.FormatKI2}
-	exts := []string{"kif", "csa", "ki2"}
-	for i := range n {
-		rec := randomRecord(t, seed0+uint64(i), 30+i%131)
-		var b bytes.Buffer
-		if err := kifu.WriteRecord(&b, formats[i%3], rec); err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, dir, fmt.Sprintf("%02d/%05d.%s", i/1000, i, exts[i%3]), b.Bytes())
-	}
+	kifutest.WriteCollection(t, dir, n, func(i int) *kifu.Record { return randomRecord(t, seed0+uint64(i), 30+i%131) })
 }
 
 // writeFile writes data to dir/name (a slash path), making folders.
