@@ -16,27 +16,7 @@ type setup struct {
 // sfen returns the set-up position in SFEN.
 func (s *setup) sfen() string {
 	var b strings.Builder
-	for r := 1; r <= 9; r++ {
-		empty := 0
-		for f := 9; f >= 1; f-- {
-			pc := s.board[NewSquare(f, r)]
-			if pc == NoPiece {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteString(pc.String())
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if r < 9 {
-			b.WriteByte('/')
-		}
-	}
+	writeBoardSFEN(&b, s.board[:])
 	b.WriteString(" " + s.side.String() + " " + handsSFEN(s.hands) + " 1")
 	return b.String()
 }

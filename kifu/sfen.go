@@ -199,10 +199,23 @@ func (p *Position) SFENWithMoveNumber(n int) string { return p.sfen(n) }
 func (p *Position) sfen(moveNumber int) string {
 	var b strings.Builder
 	b.Grow(96)
+	writeBoardSFEN(&b, p.board[:SquareNB])
+	b.WriteByte(' ')
+	b.WriteString(p.side.String())
+	b.WriteByte(' ')
+	b.WriteString(handsSFEN(p.hands))
+	b.WriteByte(' ')
+	b.WriteString(strconv.Itoa(moveNumber))
+	return b.String()
+}
+
+// writeBoardSFEN writes the board field of an SFEN: ranks 1 to 9
+// separated by "/", files 9 to 1, runs of empty squares as digits.
+func writeBoardSFEN(b *strings.Builder, board []Piece) {
 	for r := 1; r <= 9; r++ {
 		empty := 0
 		for f := 9; f >= 1; f-- {
-			pc := p.board[NewSquare(f, r)]
+			pc := board[NewSquare(f, r)]
 			if pc == NoPiece {
 				empty++
 				continue
@@ -220,13 +233,6 @@ func (p *Position) sfen(moveNumber int) string {
 			b.WriteByte('/')
 		}
 	}
-	b.WriteByte(' ')
-	b.WriteString(p.side.String())
-	b.WriteByte(' ')
-	b.WriteString(handsSFEN(p.hands))
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(moveNumber))
-	return b.String()
 }
 
 func handsSFEN(h [ColorNB]Hand) string {

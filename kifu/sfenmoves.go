@@ -46,36 +46,18 @@ func parseSFENMoves(name, text string) ([]*Record, error) {
 
 // sfenLine reads one game.
 func (b *builder) sfenLine(s string, n int) error {
-	f := strings.Fields(s)
-	if f[0] == "position" {
-		f = f[1:]
+	p, moves, err := splitUSIPosition(strings.Fields(s))
+	if reason, ok := err.(positionSyntax); ok {
+		return b.syntax(n, s, string(reason))
 	}
-	var p *Position
-	rest := f
-	switch {
-	case len(f) > 0 && f[0] == "startpos":
-		p, rest = NewStartPosition(), f[1:]
-	case len(f) > 0 && f[0] == "sfen":
-		end := 1
-		for end < len(f) && f[end] != "moves" {
-			end++
-		}
-		var err error
-		if p, err = ParseSFEN(strings.Join(f[1:end], " ")); err != nil {
-			return &ParseError{Format: FormatSFEN, File: b.rec.File, Line: n, Text: s, Err: err}
-		}
-		rest = f[end:]
-	default:
-		return b.syntax(n, s, `want "startpos [moves ...]" or "sfen <SFEN> [moves ...]"`)
+	if err != nil {
+		return &ParseError{Format: FormatSFEN, File: b.rec.File, Line: n, Text: s, Err: err}
 	}
 	b.setStart(p)
-	if len(rest) == 0 {
+	if len(moves) == 0 {
 		return nil
 	}
-	if rest[0] != "moves" {
-		return b.syntax(n, s, `want "moves" after the position`)
-	}
-	for _, t := range rest[1:] {
+	for _, t := range moves {
 		m16, err := ParseMove16(t)
 		if err != nil {
 			return &ParseError{Format: FormatSFEN, File: b.rec.File, Line: n, Text: t, Err: err}

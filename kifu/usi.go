@@ -102,11 +102,36 @@ func (p *Position) ParseUSIMove(s string) (Move, error) {
 // "startpos [moves m1 m2 ...]" or "sfen <4 fields> [moves ...]" (the
 // leading word "position" is accepted too), and plays the moves.
 func ParseUSIPosition(s string) (*Position, error) {
-	f := strings.Fields(s)
+	p, moves, err := splitUSIPosition(strings.Fields(s))
+	if err != nil {
+		if reason, ok := err.(positionSyntax); ok {
+			return nil, &SFENError{SFEN: s, Reason: string(reason)}
+		}
+		return nil, err
+	}
+	for _, t := range moves {
+		m, err := p.ParseUSIMove(t)
+		if err != nil {
+			return nil, err
+		}
+		p.DoMove(m)
+	}
+	return p, nil
+}
+
+// positionSyntax is the reason a "position" command has the wrong shape.
+type positionSyntax string
+
+func (e positionSyntax) Error() string { return string(e) }
+
+// splitUSIPosition reads the fields of a "position" command (the word
+// "position" optional): it sets up the start position and returns it with
+// the move tokens after "moves", unread. A wrong shape is a
+// positionSyntax error; a bad SFEN its *SFENError.
+func splitUSIPosition(f []string) (p *Position, moves []string, err error) {
 	if len(f) > 0 && f[0] == "position" {
 		f = f[1:]
 	}
-	var p *Position
 	var rest []string
 	switch {
 	case len(f) > 0 && f[0] == "startpos":
@@ -116,26 +141,18 @@ func ParseUSIPosition(s string) (*Position, error) {
 		for end < len(f) && f[end] != "moves" {
 			end++
 		}
-		var err error
-		p, err = ParseSFEN(strings.Join(f[1:end], " "))
-		if err != nil {
-			return nil, err
+		if p, err = ParseSFEN(strings.Join(f[1:end], " ")); err != nil {
+			return nil, nil, err
 		}
 		rest = f[end:]
 	default:
-		return nil, &SFENError{SFEN: s, Reason: `want "startpos" or "sfen ..."`}
+		return nil, nil, positionSyntax(`want "startpos" or "sfen ..."`)
 	}
-	if len(rest) > 0 {
-		if rest[0] != "moves" {
-			return nil, &SFENError{SFEN: s, Reason: `want "moves" after the position`}
-		}
-		for _, t := range rest[1:] {
-			m, err := p.ParseUSIMove(t)
-			if err != nil {
-				return nil, err
-			}
-			p.DoMove(m)
-		}
+	if len(rest) == 0 {
+		return p, nil, nil
 	}
-	return p, nil
+	if rest[0] != "moves" {
+		return nil, nil, positionSyntax(`want "moves" after the position`)
+	}
+	return p, rest[1:], nil
 }
