@@ -269,10 +269,16 @@ func (g *game) prepare(ctx context.Context, c kifu.Color) bool {
 		g.r.started(e)
 		g.w.procs[e] = p
 	}
+	// isready, usinewgame, and isready again: what an engine does on
+	// usinewgame (clearing its hash table) is not charged to its first
+	// move.
 	p.drain()
 	err := p.ready(ctx, g.r.cfg.HangTimeout)
 	if err == nil {
 		err = p.send("usinewgame")
+	}
+	if err == nil {
+		err = p.ready(ctx, g.r.cfg.HangTimeout)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -360,9 +366,13 @@ func (g *game) step(ctx context.Context) {
 		if ck.tc.timed() {
 			late = fmt.Sprintf("no move within %v + %v tolerance", allowed.Round(time.Millisecond), cfg.Tolerance)
 		}
-		if !g.stopMover(mover, g.eng[stm], cfg.HangTimeout, true) {
+		ok, at := g.stopMover(mover, g.eng[stm], cfg.HangTimeout, true)
+		if !ok {
 			g.endTime(stm, TermHang, spent, fmt.Sprintf("%s (%s) hung: %s, nor after stop; killed", colorName(stm), name, late))
 			return
+		}
+		if !at.IsZero() {
+			late += fmt.Sprintf(" (bestmove after %v, once stopped)", at.Sub(start).Round(time.Millisecond))
 		}
 		g.endTime(stm, TermTimeUp, spent, fmt.Sprintf("%s (%s) lost on time: %s", colorName(stm), name, late))
 		return
@@ -444,26 +454,26 @@ func kingInCamp(p *kifu.Position, c kifu.Color) bool {
 const cancelGrace = time.Second
 
 // stopMover sends "stop" to an engine that is thinking and waits for its
-// bestmove; if none comes within wait the engine is killed (reported as
-// a hang if report) and false returned.
-func (g *game) stopMover(p *process, e int, wait time.Duration, report bool) bool {
+// bestmove, and returns when it came; if none comes within wait the
+// engine is killed (reported as a hang if report) and ok is false.
+func (g *game) stopMover(p *process, e int, wait time.Duration, report bool) (ok bool, at time.Time) {
 	if p.dead() {
-		return true
+		return true, time.Time{}
 	}
 	if p.send("stop") == nil {
-		if _, err := p.await(context.Background(), "bestmove", wait, nil); err == nil {
-			return true
+		if l, err := p.await(context.Background(), "bestmove", wait, nil); err == nil {
+			return true, l.at
 		}
 	}
 	if p.dead() {
-		return true
+		return true, time.Time{}
 	}
 	p.kill()
 	if report {
 		g.problem(e, p, "hang", fmt.Sprintf("no bestmove within %v after stop; killed", wait))
 	}
 	g.w.procs[e] = nil
-	return false
+	return false, time.Time{}
 }
 
 // endTime ends the game lost on time (or by a hang) by c.

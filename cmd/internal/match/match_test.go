@@ -156,11 +156,12 @@ func TestMatchFaults(t *testing.T) {
 		{"crash", "crash=2", byoyomi2s, 0, []gameWant{
 			{TermCrash, kifu.BlackWin, "%ILLEGAL_MOVE"}, {TermCrash, kifu.WhiteWin, "%ILLEGAL_MOVE"},
 		}, []string{"crash", "crash"}, "fake: crashing at go 2"},
-		// isready 1 is the handshake, 2 before game 1, 3 before game 2
-		// (where the faulty engine is Black, to move).
-		{"crash between games", "crashready=3", byoyomi2s, 0, []gameWant{
+		// isready 1 is the handshake, 2 and 3 before and after usinewgame
+		// of game 1, 4 and 5 of game 2 (where the faulty engine is Black,
+		// to move).
+		{"crash between games", "crashready=4", byoyomi2s, 0, []gameWant{
 			{TermMaxPlies, kifu.Draw, "%JISHOGI"}, {TermCrash, kifu.WhiteWin, "%ILLEGAL_MOVE"},
-		}, []string{"crash"}, "fake: crashing at isready 3"},
+		}, []string{"crash"}, "fake: crashing at isready 4"},
 		{"crash at the start of a game", "crashready=2", byoyomi2s, 0, []gameWant{
 			// Game 1: the faulty engine is White: a foul by the side
 			// not to move.

@@ -74,7 +74,7 @@ func TestSmokeSelfPlay(t *testing.T) {
 		TC:        TimeControl{Byoyomi: 100 * time.Millisecond},
 		Openings:  openingsAfter(t, "7g7f 3c3d 2g2f"),
 		MaxPlies:  24,
-		Tolerance: 200 * time.Millisecond,
+		Tolerance: 500 * time.Millisecond, // the machine may be busy: this tests the runner, not the engine's clock
 	})
 	checkRealGames(t, rep)
 	if rep.IDNames[0] == "" || rep.IDNames[0] != rep.IDNames[1] {
@@ -105,7 +105,7 @@ func TestSmokeExternalEngines(t *testing.T) {
 		// come from its book, at once). It rewrites $OSL_HOME/gpsusi.conf
 		// on every setoption, so each process gets its own folder.
 		{"gpsusi", "name=gps cmd=/usr/games/gpsusi env.OSL_HOME={tmp} link=data:/usr/share/gpsshogi-data/data option.Thread=1 tc=byoyomi:1000",
-			[]string{"/usr/games/gpsusi", "/usr/share/gpsshogi-data/data/eval.bin"}, TimeControl{Byoyomi: 100 * time.Millisecond}, 6},
+			[]string{"/usr/games/gpsusi", "/usr/share/gpsshogi-data/data/eval.bin"}, TimeControl{Byoyomi: 100 * time.Millisecond}, 4},
 	}
 	bin, tt0 := "", t // the engine is built once, in the parent's folder
 	for _, tt := range tests {
