@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -148,7 +149,7 @@ func (c *Config) Validate() error {
 			tc = *c.Engines[i].TC
 		}
 		if err := tc.validate(); err != nil {
-			return fmt.Errorf("match: %s: %w", c.Engines[i].Name, err)
+			return fmt.Errorf("match: %s: %s", c.Engines[i].Name, strings.TrimPrefix(err.Error(), "match: "))
 		}
 	}
 	if c.Engines[0].Name == c.Engines[1].Name {
@@ -180,6 +181,9 @@ func (c *Config) Validate() error {
 	for i := range c.Openings {
 		if _, err := c.Openings[i].Position(); err != nil {
 			return fmt.Errorf("match: opening %d: %w", i+1, err)
+		}
+		if n := len(c.Openings[i].Moves); c.MaxPlies > 0 && n >= c.MaxPlies {
+			return fmt.Errorf("match: opening %d has %d moves: the ply cap %d leaves the engines none", i+1, n, c.MaxPlies)
 		}
 	}
 	return nil
@@ -247,6 +251,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			defer wg.Done()
 			defer w.close()
 			for j := range queue {
+				if ctx.Err() != nil {
+					continue // cancelled: no game starts
+				}
 				results <- w.play(ctx, j)
 				for e, p := range w.procs {
 					if p != nil && p.IDName != "" {

@@ -190,3 +190,55 @@ func TestMatchStartFailures(t *testing.T) {
 		}
 	})
 }
+
+func TestConfigValidate(t *testing.T) {
+	ok := func() Config {
+		return Config{Engines: [2]EngineSpec{fakeSpec("a", "first"), fakeSpec("b", "first")}, TC: byoyomi2s}
+	}
+	long := openingsAfter(t, "7g7f 3c3d 2g2f 8c8d")
+	mated := Opening{StartSFEN: "8k/8G/8P/9/9/9/9/9/4K4 w - 1"}
+	illegal := Opening{StartSFEN: kifu.StartSFEN, Moves: []kifu.Move{kifu.NewStartPosition().ToMove(must16(t, "5e5d"))}}
+	tests := []struct {
+		name   string
+		change func(c *Config)
+		err    string
+	}{
+		{"defaults", func(c *Config) {}, ""},
+		{"same names", func(c *Config) { c.Engines[1].Name = "a" }, "both engines are named"},
+		{"no time", func(c *Config) { c.TC = TimeControl{} }, "gives no time"},
+		{"engine time control", func(c *Config) { c.TC = TimeControl{}; c.Engines[0].TC = &byoyomi2s }, "match: b: time control gives no time"},
+		{"opening longer than the cap", func(c *Config) { c.Openings = long; c.MaxPlies = 4 }, "leaves the engines none"},
+		{"opening shorter than the cap", func(c *Config) { c.Openings = long; c.MaxPlies = 5 }, ""},
+		{"mated opening", func(c *Config) { c.Openings = []Opening{mated} }, "no legal move"},
+		{"illegal opening", func(c *Config) { c.Openings = []Opening{illegal} }, "is illegal"},
+		{"bad SPRT", func(c *Config) { c.SPRT = &SPRT{Elo0: 5, Elo1: 5, Alpha: 0.05, Beta: 0.05} }, "greater"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := ok()
+			tt.change(&c)
+			err := c.Validate()
+			if tt.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Rounds != 1 || c.Concurrency != 1 || c.HangTimeout != 30*time.Second || len(c.Openings) == 0 {
+					t.Errorf("defaults not filled: %+v", c)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Fatalf("error %v, want one containing %q", err, tt.err)
+			}
+		})
+	}
+}
+
+func must16(t *testing.T, s string) kifu.Move16 {
+	t.Helper()
+	m, err := kifu.ParseMove16(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
