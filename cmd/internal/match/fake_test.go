@@ -44,6 +44,7 @@ func TestMain(m *testing.M) {
 //	nostart     exit 5 at once
 //	touch=PATH  create the file PATH when hanging or crashing
 //	lockout=PATH  exit 5 at once if the file PATH exists
+//	log=PATH    append every command received to the file PATH
 func fakeSpec(name, behaviour string) EngineSpec {
 	return EngineSpec{Name: name, Cmd: os.Args[0], Env: []string{fakeEnv + "=" + behaviour},
 		Options: []Option{{"USI_Hash", "16"}}}
@@ -55,7 +56,7 @@ type fakeBehaviour struct {
 	slowAt                                                 int
 	slow                                                   time.Duration
 	noisy, nostart                                         bool
-	touch, lockout                                         string
+	touch, lockout, log                                    string
 }
 
 func parseFake(s string) fakeBehaviour {
@@ -92,6 +93,8 @@ func parseFake(s string) fakeBehaviour {
 			b.touch = v
 		case "lockout":
 			b.lockout = v
+		case "log":
+			b.log = v
 		}
 	}
 	return b
@@ -133,8 +136,20 @@ func fakeEngine(behaviour string, in io.Reader, out, errOut io.Writer) int {
 	pos := kifu.NewStartPosition()
 	played := 0
 	gos, readies := 0, 0
+	var logf *os.File
+	if b.log != "" {
+		var err error
+		if logf, err = os.OpenFile(b.log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err != nil {
+			fmt.Fprintln(errOut, "fake:", err)
+			return 6
+		}
+		defer logf.Close()
+	}
 	for sc.Scan() {
 		line := sc.Text()
+		if logf != nil {
+			fmt.Fprintln(logf, line)
+		}
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue

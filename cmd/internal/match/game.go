@@ -153,15 +153,16 @@ type job struct {
 
 // game is the state of a game in progress.
 type game struct {
-	r      *runner
-	w      *worker
-	job    job
-	res    *GameResult
-	pos    *kifu.Position
-	rec    *kifu.Record
-	eng    [2]int // engine index by color
-	clocks [2]*clock
-	posCmd strings.Builder // "position ... moves ..." so far
+	r       *runner
+	w       *worker
+	job     job
+	res     *GameResult
+	pos     *kifu.Position
+	rec     *kifu.Record
+	eng     [2]int // engine index by color
+	clocks  [2]*clock
+	posBase string          // "position startpos" or "position sfen ..."
+	moves   strings.Builder // " moves m1 m2 ..." so far
 }
 
 // play plays one game with the worker's engines.
@@ -185,13 +186,12 @@ func (w *worker) play(ctx context.Context, j job) *GameResult {
 		g.rec.Main.Moves = append(g.rec.Main.Moves, kifu.Node{Move: m})
 	}
 	g.header()
+	g.posBase = "position sfen " + op.StartSFEN
 	if op.StartSFEN == kifu.StartSFEN {
-		g.posCmd.WriteString("position startpos moves")
-	} else {
-		g.posCmd.WriteString("position sfen " + op.StartSFEN + " moves")
+		g.posBase = "position startpos"
 	}
 	for _, m := range op.Moves {
-		g.posCmd.WriteString(" " + m.USI())
+		g.addMove(m)
 	}
 	for c := kifu.Black; c <= kifu.White; c++ {
 		g.clocks[c] = &clock{tc: r.tc(g.eng[c])}
@@ -335,7 +335,7 @@ func (g *game) step(ctx context.Context) {
 	}
 	mover.drain()
 	goCmd := goCommand(stm, g.clocks)
-	err := mover.send("%s", g.posCmd.String())
+	err := mover.send("%s%s", g.posBase, g.moves.String())
 	if err == nil {
 		err = mover.send("%s", goCmd)
 	}
@@ -422,10 +422,18 @@ func (g *game) step(ctx context.Context) {
 		return
 	}
 	g.pos.DoMove(m)
-	g.posCmd.WriteString(" " + m.USI())
+	g.addMove(m)
 	g.rec.Main.Moves = append(g.rec.Main.Moves, kifu.Node{Move: m, Time: mt})
 	g.res.Plies++
 	g.repetition()
+}
+
+// addMove appends m to the moves of the position command.
+func (g *game) addMove(m kifu.Move) {
+	if g.moves.Len() == 0 {
+		g.moves.WriteString(" moves")
+	}
+	g.moves.WriteString(" " + m.USI())
 }
 
 // repetition ends the game if the position after a move occurred for

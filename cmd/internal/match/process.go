@@ -206,7 +206,11 @@ func (p *process) handshake(ctx context.Context, timeout time.Duration, warn fun
 		if !p.declared[strings.ToLower(o.Name)] && !strings.HasPrefix(o.Name, "USI_") && warn != nil {
 			warn(fmt.Sprintf("%s: the engine declares no option %q", name, o.Name))
 		}
-		if err := p.send("setoption name %s value %s", o.Name, o.Value); err != nil {
+		cmd := "setoption name " + o.Name
+		if o.Value != "" {
+			cmd += " value " + o.Value
+		}
+		if err := p.send("%s", cmd); err != nil {
 			return p.failure("setoption", err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -241,4 +242,50 @@ func must16(t *testing.T, s string) kifu.Move16 {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestProtocol checks the commands an engine receives over a match of
+// two one-move games, one as Black and one as White.
+func TestProtocol(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "a.log")
+	a := fakeSpec("a", "first;log="+log)
+	a.Options = append(a.Options, Option{"Clear Hash", ""}, Option{"Style", "a b"})
+	var warnings []string
+	playMatch(t, Config{
+		Engines:  [2]EngineSpec{a, fakeSpec("b", "first")},
+		TC:       TimeControl{Time: 10 * time.Second, Byoyomi: 2 * time.Second},
+		MaxPlies: 2,
+		Warn:     func(s string) { warnings = append(warnings, s) },
+	})
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstMove := kifu.NewStartPosition().LegalMoves()[0].USI()
+	want := []string{
+		"usi", "setoption name USI_Hash value 16", "setoption name Clear Hash", "setoption name Style value a b", "isready",
+		// game 1, as Black
+		"isready", "usinewgame", "isready", "position startpos", "go btime 10000 wtime 10000 byoyomi 2000", "gameover draw",
+		// game 2, as White
+		"isready", "usinewgame", "isready", "position startpos moves " + firstMove, "go btime 10000 wtime 10000 byoyomi 2000", "gameover draw",
+		"quit",
+	}
+	got := strings.Split(strings.TrimSpace(string(b)), "\n")
+	// Black's main time left in game 2 depends on how long its move
+	// took; White has not moved when a is asked for its move.
+	for i := range got {
+		if strings.HasPrefix(got[i], "go btime ") && i < len(want) && strings.HasPrefix(want[i], "go btime ") {
+			f := strings.Fields(got[i])
+			btime, err := strconv.Atoi(f[2])
+			if len(f) == 7 && err == nil && btime > 9000 && btime <= 10000 && f[3] == "wtime" && f[4] == "10000" && f[5] == "byoyomi" && f[6] == "2000" {
+				got[i] = want[i]
+			}
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("commands received:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(warnings) != 2 || !strings.Contains(warnings[0], `a: the engine declares no option "Clear Hash"`) {
+		t.Errorf("warnings %q", warnings)
+	}
 }

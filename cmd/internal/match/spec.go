@@ -26,7 +26,8 @@ type EngineSpec struct {
 	// Links are symbolic links made in the process's private temporary
 	// folder (see TmpToken).
 	Links []Link
-	// Options are sent as "setoption name N value V", in order.
+	// Options are sent as "setoption name N value V", in order ("setoption
+	// name N" when V is empty: a button).
 	Options []Option
 	// TC, if set, replaces the match's time control for this engine (a
 	// "half the time" match gives one engine half the byoyomi).
@@ -53,8 +54,9 @@ type Option struct{ Name, Value string }
 //	name=rp cmd=bin/rpshogi-engine option.SearchMode=realization tc=byoyomi:500
 //
 // Keys: name, cmd (required), arg (repeatable, one argument each), dir,
-// env.KEY=VALUE, option.NAME=VALUE (in the order given), link=NAME:TARGET
-// (see TmpToken) and tc (see ParseTimeControl). A field, or a value, may
+// env.KEY=VALUE, option.NAME=VALUE (in the order given; an empty value
+// presses a button option), link=NAME:TARGET (see TmpToken) and tc (see
+// ParseTimeControl). A field, or a value, may
 // be quoted with '…' or "…" to hold spaces: "option.Skill Level=5" or
 // arg='a b'. Without a name the base name of cmd is used.
 func ParseEngineSpec(s string) (EngineSpec, error) {
