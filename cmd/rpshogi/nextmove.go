@@ -260,18 +260,24 @@ func selectNextMovePositions(ctx context.Context, opts *nextMoveOptions) ([]*nex
 
 // nextMoveRow is the result of one setting.
 type nextMoveRow struct {
-	Setting   string   `json:"setting"`
-	Mode      string   `json:"mode"`
-	Label     string   `json:"label"`
-	MaxBudget int      `json:"max_budget"`
-	Seconds   float64  `json:"seconds"`
-	Nodes     uint64   `json:"nodes"`
-	Correct   int      `json:"correct"`
-	Total     int      `json:"total"`
-	Percent   float64  `json:"percent"`
-	Capped    int      `json:"capped"` // searches stopped by --max-time
-	Moves     []string `json:"moves"`  // the move chosen in each position
-	elapsed   time.Duration
+	Setting   string  `json:"setting"`
+	Mode      string  `json:"mode"`
+	Label     string  `json:"label"`
+	MaxBudget int     `json:"max_budget"`
+	Seconds   float64 `json:"seconds"`
+	// CPUSeconds is the CPU time of this process over the searches
+	// (the search runs on one thread; on a busy machine it is the fairer
+	// measure), or null when unknown.
+	CPUSeconds *float64 `json:"cpu_seconds"`
+	Nodes      uint64   `json:"nodes"`
+	Correct    int      `json:"correct"`
+	Total      int      `json:"total"`
+	Percent    float64  `json:"percent"`
+	Capped     int      `json:"capped"` // searches stopped by --max-time
+	Moves      []string `json:"moves"`  // the move chosen in each position
+	elapsed    time.Duration
+	cpu        time.Duration
+	cpuKnown   bool
 }
 
 type nextMovePositionJSON struct {
@@ -314,9 +320,13 @@ func runNextMove(ctx context.Context, opts *nextMoveOptions) error {
 				lim.Soft, lim.Hard = opts.MaxTime, opts.MaxTime
 			}
 			s.NewGame()
+			cpu0, ok0 := processCPUTime()
 			start := time.Now()
 			res := s.Search(p.pos.Clone(), lim, nil)
 			row.elapsed += time.Since(start)
+			cpu1, ok1 := processCPUTime()
+			row.cpu += cpu1 - cpu0
+			row.cpuKnown = ok0 && ok1
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -332,8 +342,12 @@ func runNextMove(ctx context.Context, opts *nextMoveOptions) error {
 			}
 		}
 		row.Seconds = math.Round(row.elapsed.Seconds()*1000) / 1000
+		if row.cpuKnown {
+			c := math.Round(row.cpu.Seconds()*1000) / 1000
+			row.CPUSeconds = &c
+		}
 		row.Percent = math.Round(1000*float64(row.Correct)/float64(row.Total)) / 10
-		fmt.Fprintf(opts.IO.ErrOut, "%s: %d/%d correct in %.1fs\n", row.Setting, row.Correct, row.Total, row.elapsed.Seconds())
+		fmt.Fprintf(opts.IO.ErrOut, "%s: %d/%d correct in %.1fs (cpu %.1fs)\n", row.Setting, row.Correct, row.Total, row.elapsed.Seconds(), row.cpu.Seconds())
 		rows = append(rows, row)
 	}
 	if opts.JSON {
@@ -379,13 +393,17 @@ func writeNextMoveTable(w io.Writer, positions []*nextMovePosition, rows []*next
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%-10s %-9s %12s %14s %9s %7s", "setting", "cut-off", "total time", "nodes", "corrects", "%")
+	fmt.Fprintf(&b, "%-10s %-9s %12s %10s %14s %9s %7s", "setting", "cut-off", "total time", "cpu time", "nodes", "corrects", "%")
 	if capped {
 		fmt.Fprintf(&b, " %7s", "capped")
 	}
 	b.WriteString("\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%-10s %-9s %11.2fs %14d %9s %7.1f", r.Setting, r.Label, r.elapsed.Seconds(), r.Nodes,
+		cpu := "n/a"
+		if r.cpuKnown {
+			cpu = fmt.Sprintf("%.2fs", r.cpu.Seconds())
+		}
+		fmt.Fprintf(&b, "%-10s %-9s %11.2fs %10s %14d %9s %7.1f", r.Setting, r.Label, r.elapsed.Seconds(), cpu, r.Nodes,
 			fmt.Sprintf("%d/%d", r.Correct, r.Total), r.Percent)
 		if capped {
 			fmt.Fprintf(&b, " %7d", r.Capped)

@@ -116,6 +116,7 @@ func TestNextMoveRun(t *testing.T) {
 			Setting, Mode, Label string
 			MaxBudget            int `json:"max_budget"`
 			Seconds              float64
+			CPUSeconds           *float64 `json:"cpu_seconds"`
 			Nodes                uint64
 			Correct, Total       int
 			Percent              float64
@@ -146,7 +147,7 @@ func TestNextMoveRun(t *testing.T) {
 	for i, s := range got.Settings {
 		want := [2]struct{ setting, mode, label string }{{"rp:3", "realization", "2^-3"}, {"depth:2", "depth", "2 plies"}}[i]
 		if s.Setting != want.setting || s.Mode != want.mode || s.Label != want.label || s.Total != 3 || len(s.Moves) != 3 ||
-			s.MaxBudget != []int{300, 200}[i] || s.Nodes == 0 || s.Capped != 0 {
+			s.MaxBudget != []int{300, 200}[i] || s.Nodes == 0 || s.Capped != 0 || s.CPUSeconds == nil || *s.CPUSeconds < 0 {
 			t.Errorf("setting %+v", s)
 		}
 		correct := 0

@@ -15,6 +15,12 @@
 //		RecordsDir: "out",
 //	})
 //
+// Before each game an engine gets "isready", "usinewgame" and "isready"
+// again, so that what it does on a new game (clearing a hash table) is
+// not charged to its first move; each move is "position ... moves ..."
+// (the whole game from its start) and "go" with both clocks; after the
+// game, "gameover win|lose|draw". Engines do not ponder.
+//
 // The runner is the referee. Before each move it adjudicates: no legal
 // move is mate, the ply cap a draw. It measures each move from the "go"
 // it sends to the "bestmove" it reads and holds it to the clock (main
