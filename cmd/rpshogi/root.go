@@ -78,6 +78,8 @@ search engine.`,
 		newBuildCmd(ios, nil),
 		newPipelineCmd(ios, nil),
 		newUSICmd(ios, nil),
+		newMatchCmd(ios, nil),
+		newNextMoveCmd(ios, nil),
 	)
 	return root
 }

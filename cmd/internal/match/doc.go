@@ -1,0 +1,50 @@
+// Package match plays USI engines against each other: a cutechess-style
+// runner for shogi.
+//
+// Two engines (EngineSpec: command, environment, USI options, an optional
+// time control of their own) play every opening twice, colours swapped,
+// one or more games at once, each game with its own pair of engine
+// processes:
+//
+//	rep, err := match.Run(ctx, match.Config{
+//		Engines:  [2]match.EngineSpec{rp, fsf},
+//		TC:       match.TimeControl{Byoyomi: time.Second},
+//		Openings: openings, // LoadOpenings: positions at a ply of real games
+//		MaxPlies: 256,
+//		Tolerance: 100 * time.Millisecond,
+//		RecordsDir: "out",
+//	})
+//
+// Before each game an engine gets "isready", "usinewgame" and "isready"
+// again, so that what it does on a new game (clearing a hash table) is
+// not charged to its first move; each move is "position ... moves ..."
+// (the whole game from its start) and "go" with both clocks; after the
+// game, "gameover win|lose|draw". Engines do not ponder.
+//
+// The runner is the referee. Before each move it adjudicates: no legal
+// move is mate, the ply cap a draw. It measures each move from the "go"
+// it sends to the "bestmove" it reads and holds it to the clock (main
+// time, then byoyomi or Fischer increment, or a fixed move time) plus a
+// tolerance. It checks the move with the rules of package kifu (an
+// illegal or unreadable move loses), "bestmove resign" loses,
+// "bestmove win" wins if the 27-point declaration rule holds and loses
+// if not, and after each move fourfold repetition is a draw unless one
+// side gave check with every move (連続王手の千日手): that side loses.
+//
+// An engine that exits, or does not answer (even after "stop"), loses
+// the game; its standard error's tail is kept in a Problem, the process
+// is killed if need be and started again for the next game, and the
+// match goes on.
+//
+// Every game is written as a CSA V2.2 record (names, $START_TIME, the
+// start position as PI or P1..P9, the opening moves, then the engines'
+// moves with their times in T, and the ending: %TORYO, %TSUMI,
+// %SENNICHITE, %KACHI, %ILLEGAL_MOVE, %+ILLEGAL_ACTION/%-ILLEGAL_ACTION,
+// %TIME_UP, %JISHOGI for the ply cap, %CHUDAN), which kifu.ParseRecords
+// and the ingest pipeline read back.
+//
+// The Summary gives the first engine's wins, draws and losses, its score,
+// the logistic Elo difference with a 95% interval and, with an SPRT, the
+// generalized log-likelihood ratio of fishtest's trinomial GSPRT with its
+// bounds; the test stops the match once it decides.
+package match

@@ -1,0 +1,267 @@
+package match
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rpshogi/rpshogi/kifu"
+)
+
+// byoyomi2s is a time control that the fake engines, which answer at
+// once, never come near.
+var byoyomi2s = TimeControl{Byoyomi: 2 * time.Second}
+
+// sfenOpening returns an opening at the given position, without moves.
+func sfenOpening(sfen string) Opening { return Opening{StartSFEN: sfen} }
+
+// repeat returns the space-separated moves repeated n times.
+func repeat(moves string, n int) string {
+	return strings.TrimSpace(strings.Repeat(moves+" ", n))
+}
+
+// playMatch runs a match of a against b with records in a temporary
+// folder, and checks that every record reads back with kifu.ParseRecords
+// and replays to the game's moves and ending.
+func playMatch(t *testing.T, cfg Config) *Report {
+	t.Helper()
+	if cfg.TC == (TimeControl{}) {
+		cfg.TC = byoyomi2s
+	}
+	if cfg.Tolerance == 0 {
+		cfg.Tolerance = time.Second
+	}
+	if cfg.HangTimeout == 0 {
+		cfg.HangTimeout = 10 * time.Second
+	}
+	cfg.RecordsDir = t.TempDir()
+	cfg.Event = "match test"
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Games) != rep.Summary.Scheduled && rep.Summary.Stopped == "" {
+		t.Fatalf("%d games played, %d scheduled", len(rep.Games), rep.Summary.Scheduled)
+	}
+	for _, g := range rep.Games {
+		checkRecord(t, g)
+	}
+	return rep
+}
+
+// checkRecord reads the game's CSA file back and compares it with the
+// game.
+func checkRecord(t *testing.T, g *GameResult) {
+	t.Helper()
+	if g.File == "" {
+		t.Fatalf("game %d: no record written", g.Index+1)
+	}
+	b, err := os.ReadFile(g.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _, err := kifu.DecodeText(g.File, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(text, "V2.2\n") {
+		t.Errorf("game %d: record does not start with V2.2: %.40q", g.Index+1, text)
+	}
+	recs, err := kifu.ParseRecords(g.File, text)
+	if err != nil {
+		t.Fatalf("game %d: %v\n%s", g.Index+1, err, text)
+	}
+	if len(recs) != 1 {
+		t.Fatalf("game %d: %d records", g.Index+1, len(recs))
+	}
+	got, want := recs[0], g.Record
+	if got.StartSFEN != want.StartSFEN {
+		t.Errorf("game %d: start %q, want %q", g.Index+1, got.StartSFEN, want.StartSFEN)
+	}
+	if gm, wm := usiMoves(got), usiMoves(want); gm != wm {
+		t.Errorf("game %d: moves read back\n%s\nwant\n%s", g.Index+1, gm, wm)
+	}
+	if got.Main.End.Kind != want.Main.End.Kind || got.Main.End.Result != want.Main.End.Result {
+		t.Errorf("game %d: ending read back %v %v (%q), want %v %v\n%s", g.Index+1, got.Main.End.Kind, got.Main.End.Result,
+			got.Main.End.Word, want.Main.End.Kind, want.Main.End.Result, text)
+	}
+	if got.Main.End.Result != g.Result {
+		t.Errorf("game %d: record result %v, game result %v", g.Index+1, got.Main.End.Result, g.Result)
+	}
+	for _, k := range []string{kifu.KeyBlack, kifu.KeyWhite, kifu.KeyStartTime} {
+		if got.Get(k) == "" || got.Get(k) != want.Get(k) {
+			t.Errorf("game %d: header %s = %q, want %q", g.Index+1, k, got.Get(k), want.Get(k))
+		}
+	}
+	for i, n := range got.Main.Moves {
+		if i >= len(got.Main.Moves)-g.Plies && !n.Time.HasSpent {
+			t.Errorf("game %d: move %d has no time", g.Index+1, i+1)
+		}
+	}
+}
+
+func usiMoves(r *kifu.Record) string {
+	var b strings.Builder
+	for _, n := range r.Main.Moves {
+		b.WriteString(n.Move.USI() + " ")
+	}
+	return b.String()
+}
+
+// gameWant is what a test expects of one game.
+type gameWant struct {
+	term   Termination
+	result kifu.Result
+	word   string // the CSA ending in the file
+}
+
+func checkGames(t *testing.T, rep *Report, want []gameWant) {
+	t.Helper()
+	if len(rep.Games) != len(want) {
+		t.Fatalf("%d games, want %d", len(rep.Games), len(want))
+	}
+	for i, g := range rep.Games {
+		w := want[i]
+		if g.Termination != w.term || g.Result != w.result {
+			t.Errorf("game %d: %s %v (%s), want %s %v", i+1, g.Termination, g.Result, g.Reason, w.term, w.result)
+		}
+		if w.word != "" {
+			b, err := os.ReadFile(g.File)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), "\n"+w.word+"\n") && !strings.Contains(string(b), "\n"+w.word+",T") {
+				t.Errorf("game %d: record has no line %s:\n%s", i+1, w.word, b)
+			}
+		}
+	}
+}
+
+func TestMatchFaults(t *testing.T) {
+	// Each engine plays the first legal move unless its fault strikes.
+	// Games come in pairs from one opening: in game 1 the first engine
+	// (ok) is Black, in game 2 White.
+	tests := []struct {
+		name     string
+		bad      string
+		tc       TimeControl
+		hang     time.Duration
+		want     []gameWant
+		problems []string // kinds, in order
+		stderr   string   // in each problem's stderr tail
+	}{
+		{"crash", "crash=2", byoyomi2s, 0, []gameWant{
+			{TermCrash, kifu.BlackWin, "%ILLEGAL_MOVE"}, {TermCrash, kifu.WhiteWin, "%ILLEGAL_MOVE"},
+		}, []string{"crash", "crash"}, "fake: crashing at go 2"},
+		// isready 1 is the handshake, 2 and 3 before and after usinewgame
+		// of game 1, 4 and 5 of game 2 (where the faulty engine is Black,
+		// to move).
+		{"crash between games", "crashready=4", byoyomi2s, 0, []gameWant{
+			{TermMaxPlies, kifu.Draw, "%JISHOGI"}, {TermCrash, kifu.WhiteWin, "%ILLEGAL_MOVE"},
+		}, []string{"crash"}, "fake: crashing at isready 4"},
+		{"crash at the start of a game", "crashready=2", byoyomi2s, 0, []gameWant{
+			// Game 1: the faulty engine is White: a foul by the side
+			// not to move.
+			{TermCrash, kifu.BlackWin, "%-ILLEGAL_ACTION"}, {TermCrash, kifu.WhiteWin, "%ILLEGAL_MOVE"},
+		}, []string{"crash", "crash"}, "fake: crashing at isready 2"},
+		{"hang", "hang=2", TimeControl{Byoyomi: 300 * time.Millisecond}, 500 * time.Millisecond, []gameWant{
+			{TermHang, kifu.BlackWin, "%TIME_UP"}, {TermHang, kifu.WhiteWin, "%TIME_UP"},
+		}, []string{"hang", "hang"}, "fake: hanging at go 2"},
+		{"hang under a node limit", "hang=1", TimeControl{Nodes: 1000}, 300 * time.Millisecond, []gameWant{
+			{TermHang, kifu.BlackWin, "%TIME_UP"}, {TermHang, kifu.WhiteWin, "%TIME_UP"},
+		}, []string{"hang", "hang"}, "fake: hanging at go 1"},
+		{"slow", "slow=1500ms@2", TimeControl{Byoyomi: 300 * time.Millisecond}, 10 * time.Second, []gameWant{
+			{TermTimeUp, kifu.BlackWin, "%TIME_UP"}, {TermTimeUp, kifu.WhiteWin, "%TIME_UP"},
+		}, nil, ""},
+		{"illegal move", "illegal=2", byoyomi2s, 0, []gameWant{
+			{TermIllegal, kifu.BlackWin, "%ILLEGAL_MOVE"}, {TermIllegal, kifu.WhiteWin, "%ILLEGAL_MOVE"},
+		}, nil, ""},
+		{"no move", "garbage=1", byoyomi2s, 0, []gameWant{
+			{TermIllegal, kifu.BlackWin, "%ILLEGAL_MOVE"}, {TermIllegal, kifu.WhiteWin, "%ILLEGAL_MOVE"},
+		}, nil, ""},
+		{"resign", "resign=3", byoyomi2s, 0, []gameWant{
+			{TermResign, kifu.BlackWin, "%TORYO"}, {TermResign, kifu.WhiteWin, "%TORYO"},
+		}, nil, ""},
+		{"invalid declaration", "win=1", byoyomi2s, 0, []gameWant{
+			{TermDeclareInvalid, kifu.BlackWin, "%ILLEGAL_MOVE"}, {TermDeclareInvalid, kifu.WhiteWin, "%ILLEGAL_MOVE"},
+		}, nil, ""},
+		{"noisy output", "noisy", byoyomi2s, 0, []gameWant{
+			{TermMaxPlies, kifu.Draw, "%JISHOGI"}, {TermMaxPlies, kifu.Draw, "%JISHOGI"},
+		}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rep := playMatch(t, Config{
+				Engines:     [2]EngineSpec{fakeSpec("ok", "first"), fakeSpec("bad", tt.bad)},
+				TC:          tt.tc,
+				MaxPlies:    12,
+				HangTimeout: tt.hang,
+				Tolerance:   500 * time.Millisecond,
+			})
+			checkGames(t, rep, tt.want)
+			var kinds []string
+			for _, p := range rep.Summary.Problems {
+				kinds = append(kinds, p.Kind)
+				if p.Engine != "bad" {
+					t.Errorf("problem of %s: %+v", p.Engine, p)
+				}
+				if !strings.Contains(p.Stderr, tt.stderr) {
+					t.Errorf("problem %+v: stderr does not hold %q", p, tt.stderr)
+				}
+			}
+			if !reflect.DeepEqual(kinds, tt.problems) {
+				t.Errorf("problems %v, want %v", kinds, tt.problems)
+			}
+		})
+	}
+}
+
+func TestMatchAdjudication(t *testing.T) {
+	declare := "9/+P3K4/+P+P+P+P+P+P+P+P+P/9/9/9/9/9/8k b RB4G4S 1"
+	tests := []struct {
+		name     string
+		a, b     string
+		opening  Opening
+		maxPlies int
+		want     []gameWant
+	}{
+		{"fourfold repetition", "script=" + repeat("5i5h 5a5b 5h5i 5b5a", 3), "script=" + repeat("5i5h 5a5b 5h5i 5b5a", 3),
+			sfenOpening(kifu.StartSFEN), 0, []gameWant{
+				{TermRepetition, kifu.Draw, "%SENNICHITE"}, {TermRepetition, kifu.Draw, "%SENNICHITE"},
+			}},
+		{"perpetual check", "script=" + repeat("1b1a 5a5b 1a1b 5b5a", 3), "script=" + repeat("1b1a 5a5b 1a1b 5b5a", 3),
+			sfenOpening("4k4/8R/9/9/9/9/9/9/4K4 b - 1"), 0, []gameWant{
+				// Black checks every move: the checker (Black) loses.
+				{TermPerpetual, kifu.WhiteWin, "%ILLEGAL_MOVE"}, {TermPerpetual, kifu.WhiteWin, "%ILLEGAL_MOVE"},
+			}},
+		{"mate", "script=G*1b", "script=G*1b", sfenOpening("8k/9/8P/9/9/9/9/9/4K4 b G 1"), 0, []gameWant{
+			{TermMate, kifu.BlackWin, "%TSUMI"}, {TermMate, kifu.BlackWin, "%TSUMI"},
+		}},
+		{"declaration", "win=1", "first", sfenOpening(declare), 0, []gameWant{
+			// Game 1: the first engine is Black and may declare; game 2:
+			// it is White and may not.
+			{TermDeclareWin, kifu.BlackWin, "%KACHI"}, {TermDeclareInvalid, kifu.BlackWin, "%ILLEGAL_MOVE"},
+		}},
+		{"ply cap", "first", "first", sfenOpening(kifu.StartSFEN), 10, []gameWant{
+			{TermMaxPlies, kifu.Draw, "%JISHOGI"}, {TermMaxPlies, kifu.Draw, "%JISHOGI"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rep := playMatch(t, Config{
+				Engines:  [2]EngineSpec{fakeSpec("a", tt.a), fakeSpec("b", tt.b)},
+				Openings: []Opening{tt.opening},
+				MaxPlies: tt.maxPlies,
+			})
+			checkGames(t, rep, tt.want)
+			if len(rep.Summary.Problems) != 0 {
+				t.Errorf("problems: %+v", rep.Summary.Problems)
+			}
+		})
+	}
+}

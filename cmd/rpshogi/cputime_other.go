@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "time"
+
+// processCPUTime is not known on this system.
+func processCPUTime() (time.Duration, bool) { return 0, false }
