@@ -143,6 +143,8 @@ type Searcher struct {
 	// infinite is Limits.Infinite while the search runs; PonderHit clears it.
 	infinite atomic.Bool
 	qcls     categorize.Classifier // facts of quiescence moves
+	// evalCache holds recent static evaluations (see evaluate).
+	evalCache [evalCacheSize]evalEntry
 }
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
