@@ -17,8 +17,8 @@ var benchPositions = []struct{ name, sfen string }{
 }
 
 // benchBudgets are the deepest iterations of BenchmarkSearch per mode:
-// threshold 2^-7 and 4 plies, which take a comparable time.
-var benchBudgets = [...]int{ModeRealization: 700, ModeDepth: 400}
+// threshold 2^-7 and 6 plies, which take a comparable time.
+var benchBudgets = [...]int{ModeRealization: 700, ModeDepth: 600}
 
 // BenchmarkSearch searches each position from an empty table up to a
 // fixed iteration in each mode and reports the search speed (nodes/s by
