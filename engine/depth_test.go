@@ -368,3 +368,69 @@ func TestDepthTactics(t *testing.T) {
 		})
 	}
 }
+
+// TestOrderDepth checks the depth-mode move order on a real position:
+// the table move, then captures and promotions that do not lose material
+// (by SEE, best first), the killers, the other quiet moves that do not
+// lose material, captures and promotions that lose material, and last
+// quiet moves that lose material.
+func TestOrderDepth(t *testing.T) {
+	pos, _ := kifu.ParseSFEN(plausibleEndgame)
+	s := depthSearcher()
+	s.pos = pos
+	s.iterBudget = 8 * HalfCost
+	f := &s.stack[1]
+	moves, _ := s.depthMoves(f, 1, 5*HalfCost, pos.LastMove(), false)
+	find := func(u string) kifu.Move {
+		for _, m := range moves {
+			if m.USI() == u {
+				return m
+			}
+		}
+		t.Fatalf("%s not generated", u)
+		return kifu.MoveNone
+	}
+	tt, killer := find("9c9d"), find("8d8c")
+	f.killer = [2]kifu.Move{killer, kifu.MoveNone}
+	gain := map[kifu.Move]int16{}
+	for i, m := range moves {
+		gain[m] = f.gain[i]
+	}
+	s.orderMoves(f, moves, f.costs[:len(moves)], tt, 1)
+	class := func(m kifu.Move) int {
+		g := gain[m]
+		switch {
+		case m == tt:
+			return 0
+		case (m.IsCapture() || m.IsPromotion()) && g >= 0:
+			return 1
+		case m == killer:
+			return 2
+		case !m.IsCapture() && !m.IsPromotion() && g >= 0:
+			return 3
+		case g < 0 && (m.IsCapture() || m.IsPromotion()):
+			return 4
+		}
+		return 5
+	}
+	prevClass, prevGain := -1, int16(0)
+	var seen [6]int
+	for i := range moves {
+		m, _ := pickNext(f, moves, f.costs[:len(moves)], i)
+		c := class(m)
+		seen[c]++
+		if c < prevClass {
+			t.Fatalf("move %d %s (class %d) after class %d", i, m, c, prevClass)
+		}
+		if c == prevClass && (c == 1 || c == 4) && gain[m] > prevGain {
+			t.Errorf("move %d %s (SEE %d) after a capture of SEE %d", i, m, gain[m], prevGain)
+		}
+		prevClass, prevGain = c, gain[m]
+	}
+	t.Logf("moves per class (table, good captures, killer, quiet, bad captures, bad quiet): %v", seen)
+	for c, n := range seen {
+		if n == 0 {
+			t.Errorf("no move of class %d: the position does not exercise the order", c)
+		}
+	}
+}
