@@ -3,6 +3,7 @@ package engine
 import (
 	"flag"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ var (
 	modeMatchByoyomi  = flag.Duration("modematch.byoyomi", 200*time.Millisecond, "byoyomi per move in TestModeMatch (both sides)")
 	modeMatchParallel = flag.Int("modematch.parallel", 1, "games played at a time by TestModeMatch")
 	modeMatchPlies    = flag.Int("modematch.plies", 256, "plies after which a TestModeMatch game is a draw")
+	modeMatchMoves    = flag.Bool("modematch.moves", false, "log the moves of every TestModeMatch game (USI)")
 )
 
 // matchSide is one player of TestModeMatch and what it did.
@@ -31,8 +33,9 @@ type matchSide struct {
 // matchGame plays one game from start between the realization-mode and
 // the depth-mode searchers, the realization engine having color rColor,
 // each move under byoyomi byo. It returns the outcome for the
-// realization engine (1 win, 0 draw, -1 loss) and how the game ended.
-func matchGame(start *kifu.Position, rColor kifu.Color, byo time.Duration, maxPlies int, sides [2]*matchSide) (int, string, int) {
+// realization engine (1 win, 0 draw, -1 loss), how the game ended, its
+// length in plies and the final position (with the game's moves).
+func matchGame(start *kifu.Position, rColor kifu.Color, byo time.Duration, maxPlies int, sides [2]*matchSide) (int, string, int, *kifu.Position) {
 	pos := start.Clone()
 	for _, sd := range sides {
 		sd.s.NewGame()
@@ -54,14 +57,14 @@ func matchGame(start *kifu.Position, rColor kifu.Color, byo time.Duration, maxPl
 		us := pos.SideToMove()
 		switch pos.Sennichite() {
 		case kifu.RepetitionDraw:
-			return 0, "repetition", ply
+			return 0, "repetition", ply, pos
 		case kifu.RepetitionWin:
-			return forR(us), "perpetual check", ply
+			return forR(us), "perpetual check", ply, pos
 		case kifu.RepetitionLoss:
-			return forR(us.Opp()), "perpetual check", ply
+			return forR(us.Opp()), "perpetual check", ply, pos
 		}
 		if ply >= maxPlies {
-			return 0, fmt.Sprintf("%d plies", maxPlies), ply
+			return 0, fmt.Sprintf("%d plies", maxPlies), ply, pos
 		}
 		sd := player(us)
 		soft, hard := PlanTime(Clock{Byoyomi: byo}, us, pos.MoveNumber(), defaultOverhead)
@@ -78,12 +81,12 @@ func matchGame(start *kifu.Position, rColor kifu.Color, byo time.Duration, maxPl
 		}
 		switch {
 		case res.Win:
-			return forR(us), "declaration", ply
+			return forR(us), "declaration", ply, pos
 		case res.Move == kifu.MoveNone || res.Score <= -MateInMaxPly:
-			return forR(us.Opp()), "resign/mate", ply
+			return forR(us.Opp()), "resign/mate", ply, pos
 		}
 		if ok, _ := pos.IsLegal(res.Move); !ok {
-			return forR(us.Opp()), "illegal move " + res.Move.USI(), ply
+			return forR(us.Opp()), "illegal move " + res.Move.USI(), ply, pos
 		}
 		pos.DoMove(res.Move)
 	}
@@ -133,7 +136,8 @@ func TestModeMatch(t *testing.T) {
 			r := &matchSide{s: newTestSearcher()}
 			d := &matchSide{s: newTestSearcher()}
 			d.s.Mode = ModeDepth
-			g.result, g.end, g.plies = matchGame(openings[g.opening], g.rColor, *modeMatchByoyomi, *modeMatchPlies, [2]*matchSide{r, d})
+			var final *kifu.Position
+			g.result, g.end, g.plies, final = matchGame(openings[g.opening], g.rColor, *modeMatchByoyomi, *modeMatchPlies, [2]*matchSide{r, d})
 			mu.Lock()
 			defer mu.Unlock()
 			for i, sd := range []*matchSide{r, d} {
@@ -146,6 +150,14 @@ func TestModeMatch(t *testing.T) {
 			}
 			outcome := map[int]string{1: "realization wins", 0: "draw", -1: "depth wins"}[g.result]
 			t.Logf("game %2d (opening %2d, realization plays %v): %s by %s after %d plies", gi, g.opening, g.rColor, outcome, g.end, g.plies)
+			if *modeMatchMoves {
+				start := openings[g.opening]
+				var moves []string
+				for i := start.Ply(); i < final.Ply(); i++ {
+					moves = append(moves, final.MoveAt(i).USI())
+				}
+				t.Logf("game %2d: position sfen %s moves %s", gi, start.SFEN(), strings.Join(moves, " "))
+			}
 		}(&games[gi])
 	}
 	wg.Wait()
