@@ -21,43 +21,44 @@ import (
 // remaining depth (budget/HalfCost), dist the Chebyshev distance (king
 // steps) and SEE(m), the en-prise and escape facts, checks, forks and
 // pawn/knight attacks those of categorize (Facts). A node of the main
-// search that is not the root and not in check generates:
+// search that is not the root and not in check generates, by d:
 //
-//   - d = 1 (frontier), the tactical moves: captures, promotions, escapes
+//   - d = 1 (frontier): the tactical moves. Captures, promotions, escapes
 //     (an en-prise piece moved to a square where it is not en prise),
 //     checks (direct or discovered), and effective attacks: forks
 //     (categorize's fork: the moved piece attacks two worthy pieces, SEE
 //     >= 0) and attacks by an unpromoted pawn or knight on a king, rook,
-//     bishop, gold or silver (categorize's attack family, SEE >= 0);
-//   - d = 2 (pre-frontier), adding with SEE >= 0:
-//   - approaches: a board move of a piece other than the king to a
-//     square within distance 3 of E and closer to E than its origin, or
-//     a drop within distance 2 of E;
-//   - castling moves: a gold or silver moving to within distance 2 of K
-//     and closer to K than its origin; or K itself moving inside our
-//     camp (relative ranks 7-9) away from the centre file (|file-5|
-//     grows) or, on the same file distance, toward our back rank;
-//   - d = 3, adding:
-//   - blocks of the opponent's long-distance effects: a move of a piece
-//     other than the king (or a drop) to a square strictly between an
-//     opponent lance, bishop, rook, horse or dragon and what it attacks
-//     along its line, when that is one of our pieces or a square next to
-//     K, or strictly between such a slider and K when exactly one piece
-//     stands between them (a pin or a discovered-check threat); with SEE
-//     >= 0, or a pawn drop (the cheapest interposition) at any SEE;
-//   - defences (SEE >= 0): a move after which the moved piece attacks one
-//     of our other pieces that categorize finds en prise (FlagEnPrise on
-//     a move of that piece), or a gold or silver dropped next to K;
-//   - d >= 4, every legal move.
+//     bishop, gold or silver (categorize's attack family, SEE >= 0).
+//   - d = 2 (pre-frontier): the above, and with SEE >= 0 the approaches
+//     and the castling moves. An approach is a board move of a piece
+//     other than the king to a square within distance 3 of E and closer
+//     to E than its origin, or a drop within distance 2 of E. A castling
+//     move is a gold or silver moving to within distance 2 of K and
+//     closer to K than its origin, or K itself moving inside our camp
+//     (relative ranks 7-9) away from the centre file (|file-5| grows)
+//     or, at the same distance from it, toward our back rank.
+//   - d = 3: the above, the blocks and the defences. A block of the
+//     opponent's long-distance effects is a move of a piece other than
+//     the king, or a drop, to a square strictly between an opponent
+//     lance, bishop, rook, horse or dragon and what it attacks along its
+//     line when that is one of our pieces or a square next to K, or
+//     strictly between such a slider and K when exactly one piece stands
+//     between them (a pin or a discovered-check threat); with SEE >= 0,
+//     or a pawn drop (the cheapest interposition) at any SEE. A defence
+//     (SEE >= 0) is a move after which the moved piece attacks one of our
+//     other pieces that categorize finds en prise (FlagEnPrise on a move
+//     of that piece), or a gold or silver dropped next to K.
+//   - d >= 4: every legal move.
 //
 // The root and every node in check generate every legal move (in check:
-// every evasion). Where moves were left out (d <= 3), the side to move
-// may instead stand pat on the static evaluation, as in the quiescence
-// search: the moves not generated are taken to be worth the position as
-// it stands, and a node whose static evaluation reaches beta is cut at
-// once. Without that floor, a node whose plausible moves are all bad
-// would be valued as lost, and the search would favour lines that merely
-// leave the opponent no plausible move.
+// every evasion). At the nodes with plausible moves only (d <= 3, not the
+// root, not in check) the side to move may instead stand pat on the
+// static evaluation, as in the quiescence search: the moves not generated
+// are taken to be worth the position as it stands, and a node whose
+// static evaluation reaches beta is cut at once. Without that floor, a
+// node whose plausible moves are all bad would be valued as lost, and
+// the search would favour lines that merely leave the opponent no
+// plausible move.
 //
 // # Null move, extensions
 //
@@ -81,8 +82,9 @@ import (
 // not extended: with drops, a shogi position has many of them, and
 // extending every check or every evasion made the search explode in
 // endgames with pieces in hand. A move is extended only while
-// ply < 2·(root depth), which bounds the extensions along any path by the
-// root depth.
+// ply < 2·(root depth), so a line of the main search has at most twice
+// the root depth of extended moves and is at most three times as long as
+// the root depth.
 const (
 	selectiveDepth = 3 // deepest remaining depth with plausible moves only
 	nullMinDepth   = 4 // shallowest remaining depth for a null move
