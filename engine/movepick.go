@@ -16,6 +16,10 @@ const (
 )
 
 func (s *Searcher) orderMoves(f *frame, moves []kifu.Move, costs []int32, ttMove kifu.Move, ply int) {
+	if s.Mode == ModeDepth {
+		s.orderDepth(f, moves, ttMove)
+		return
+	}
 	for i, m := range moves {
 		var sc int32
 		switch {
@@ -32,6 +36,49 @@ func (s *Searcher) orderMoves(f *frame, moves []kifu.Move, costs []int32, ttMove
 			}
 			if m.IsPromotion() {
 				sc += 1 << 13
+			}
+		}
+		f.order[i] = sc
+	}
+}
+
+// Depth-mode order (every move costs one ply, so the costs say nothing):
+// the table move; captures and promotions that do not lose material, by
+// SEE and then most valuable victim / least valuable attacker; the killer
+// moves; quiet moves by history; captures and promotions that lose
+// material, by SEE; last, quiet moves that put a piece en prise, by
+// history. f.gain holds the SEE of each move.
+const (
+	orderGoodTactical = 1 << 28
+	orderDepthKiller  = 1 << 27
+	orderBadTactical  = -1 << 24
+	orderBadQuiet     = -1 << 26
+)
+
+func (s *Searcher) orderDepth(f *frame, moves []kifu.Move, ttMove kifu.Move) {
+	for i, m := range moves {
+		g := int32(f.gain[i])
+		var sc int32
+		switch {
+		case m == ttMove:
+			sc = orderTT
+		case m.IsCapture() || m.IsPromotion():
+			sc = orderGoodTactical
+			if g < 0 {
+				sc = orderBadTactical
+			}
+			sc += g << 12
+			if m.IsCapture() {
+				sc += int32(boardValue[m.Captured().Type()]) - int32(boardValue[m.Piece().Type()])/16
+			}
+		case m == f.killer[0]:
+			sc = orderDepthKiller + 1
+		case m == f.killer[1]:
+			sc = orderDepthKiller
+		default:
+			sc = min(s.history[m.Piece()][m.To()], orderDepthKiller-1)
+			if g < 0 {
+				sc += orderBadQuiet
 			}
 		}
 		f.order[i] = sc

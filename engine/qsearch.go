@@ -24,7 +24,7 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 	}
 	pos := s.pos
 	if ply >= MaxPly || qply >= maxQPly {
-		return Evaluate(pos)
+		return s.evaluate()
 	}
 	inCheck := pos.InCheck()
 	var moves []kifu.Move
@@ -35,7 +35,7 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 			return MatedIn(ply)
 		}
 	} else {
-		stand := Evaluate(pos)
+		stand := s.evaluate()
 		if stand >= beta {
 			return stand
 		}
@@ -81,24 +81,49 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 // the last move's square, captures and promotions that do not lose
 // material by static exchange, and, on the first quiescence ply, moves
 // that take an en-prise piece to a square where it is safe (categorize's
-// escape).
+// escape). The moves keep their generation order.
+//
+// Work is skipped only where the answer is known without it: a drop is
+// never a capture, promotion or escape; a quiet board move can only be an
+// escape when the opponent attacks its origin (categorize calls a piece
+// en prise only if it is attacked); a recapture needs no exchange; and a
+// capture or promotion whose first term (what it gains itself) is at
+// least the capture value of the moved piece after the move cannot lose
+// material by static exchange, whatever the opponent does on the square.
 func (s *Searcher) quiescenceMoves(f *frame, qply int) []kifu.Move {
 	pos := s.pos
 	all := pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	last := pos.LastMove()
 	out := f.moves[:0]
 	if qply == 0 {
-		s.qcls.Reset(pos, last)
+		them, occ := pos.SideToMove().Opp(), pos.Occupied()
+		from, attacked, reset := kifu.NoSquare, false, false
 		for _, m := range all {
-			fa := s.qcls.Facts(m)
-			switch {
-			case m.IsCapture() && (fa.Has(categorize.FlagRecapture) || fa.Gain >= 0):
-			case m.IsPromotion() && fa.Gain >= 0:
-			case fa.Has(categorize.FlagEscape):
-			default:
+			if m.IsDrop() {
 				continue
 			}
-			out = append(out, m)
+			tactical := m.IsCapture() || m.IsPromotion()
+			if tactical {
+				if m.IsCapture() && isRecaptureOf(m, last) || seeSafe(m) {
+					out = append(out, m)
+					continue
+				}
+			} else {
+				if m.From() != from {
+					from = m.From()
+					attacked = pos.AttackersTo(them, from, occ).Any()
+				}
+				if !attacked || m.Piece().Type() == kifu.King {
+					continue
+				}
+			}
+			if !reset {
+				s.qcls.Reset(pos, last)
+				reset = true
+			}
+			if tactical && s.qcls.SEE(m) >= 0 || !tactical && s.qcls.Facts(m).Has(categorize.FlagEscape) {
+				out = append(out, m)
+			}
 		}
 		return out
 	}
@@ -106,9 +131,60 @@ func (s *Searcher) quiescenceMoves(f *frame, qply int) []kifu.Move {
 		if !m.IsCapture() && !m.IsPromotion() {
 			continue
 		}
-		if (m.IsCapture() && isRecaptureOf(m, last)) || SEE(pos, m) >= 0 {
+		if (m.IsCapture() && isRecaptureOf(m, last)) || seeSafe(m) || SEE(pos, m) >= 0 {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// seeSafe reports whether the capture or promotion m gains by itself at
+// least what the opponent could take back on its destination: then
+// SEE(m) >= 0 without looking at the square.
+func seeSafe(m kifu.Move) bool {
+	first := 0
+	if m.IsCapture() {
+		first = captureValue[m.Captured().Type()]
+	}
+	if m.IsPromotion() {
+		first += promotionValue[m.Piece().Type()]
+	}
+	return first >= captureValue[m.PieceAfter().Type()]
+}
+
+// captureValue and promotionValue are categorize's CaptureValue and
+// PromotionValue as tables.
+var captureValue, promotionValue = func() (c, p [kifu.PieceTypeNB]int) {
+	for pt := kifu.Pawn; pt < kifu.PieceTypeNB; pt++ {
+		c[pt] = categorize.CaptureValue(pt)
+		if pt.CanPromote() {
+			p[pt] = categorize.PromotionValue(pt)
+		}
+	}
+	return c, p
+}()
+
+// evalCacheSize is the number of entries of the evaluation cache (a power
+// of two; 16 bytes each).
+const evalCacheSize = 1 << 16
+
+// evalEntry is a cached static evaluation of the position with Key key.
+type evalEntry struct {
+	key   uint64
+	value Value
+	ok    bool
+}
+
+// evaluate returns Evaluate of the current position through a small
+// direct-mapped cache by position key: quiescence searches of successive
+// iterations and transpositions evaluate the same positions again.
+func (s *Searcher) evaluate() Value {
+	key := s.pos.Key()
+	e := &s.evalCache[key&(evalCacheSize-1)]
+	if e.ok && e.key == key {
+		return e.value
+	}
+	v := Evaluate(s.pos)
+	*e = evalEntry{key: key, value: v, ok: true}
+	return v
 }

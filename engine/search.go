@@ -39,7 +39,9 @@ const (
 	// ModeRealization expands a node while its realization probability is
 	// above the threshold (Tsuruoka et al., Figure 2).
 	ModeRealization Mode = iota
-	// ModeDepth is the depth-based baseline: every move costs one ply.
+	// ModeDepth is the depth-based baseline (engine/depth.go): every move
+	// costs one ply but the extensions, the nodes near the leaves search
+	// plausible moves only, and null moves prune.
 	ModeDepth
 )
 
@@ -111,6 +113,7 @@ type frame struct {
 	pv     [MaxPly + 1]kifu.Move
 	pvLen  int
 	killer [2]kifu.Move
+	gain   [kifu.MaxMoves]int16 // SEE of each move (depth mode's ordering)
 }
 
 // Searcher searches one position at a time. It owns its transposition
@@ -143,6 +146,18 @@ type Searcher struct {
 	// infinite is Limits.Infinite while the search runs; PonderHit clears it.
 	infinite atomic.Bool
 	qcls     categorize.Classifier // facts of quiescence moves
+	// evalCache holds recent static evaluations (see evaluate).
+	evalCache [evalCacheSize]evalEntry
+	// Depth mode (engine/depth.go): the classifier and facts of the node
+	// being expanded, and the root budget of the iteration.
+	dcls       categorize.Classifier
+	facts      [kifu.MaxMoves]categorize.Facts
+	iterBudget int
+	// nullTries and nullCuts count null moves searched and those that
+	// failed high; noNull and noExtensions turn the null move and the
+	// extensions off (for tests and tuning).
+	nullTries, nullCuts  uint64
+	noNull, noExtensions bool
 }
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
@@ -215,8 +230,10 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 		maxBudget = 64 * HalfCost
 	}
 	s.reSearches = 0
+	s.nullTries, s.nullCuts = 0, 0
 	for budget := HalfCost; budget <= maxBudget; budget += s.step() {
 		s.seldepth = 0
+		s.iterBudget = budget
 		s.iterMove = kifu.MoveNone
 		s.iterStats = s.iterStats[:0]
 		v := s.search(0, budget, -InfiniteValue, InfiniteValue, true)
@@ -369,17 +386,31 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			}
 		}
 	}
-	moves := pos.GenerateMoves(kifu.Legal, f.moves[:0])
-	n := len(moves)
-	if n == 0 {
-		return MatedIn(ply) // checkmated, or no move at all: a loss in shogi
+	// Depth mode: nodes with plausible moves only stand pat; deeper ones
+	// try a null move (engine/depth.go).
+	standPat := noValue
+	if s.Mode == ModeDepth && ply > 0 && !inCheck {
+		if budget <= selectiveDepth*HalfCost {
+			standPat = s.evaluate()
+			if standPat >= beta {
+				return standPat
+			}
+		} else if v, ok := s.nullMove(ply, budget, beta, pvNode, inCheck); ok {
+			return v
+		} else if s.aborted {
+			return 0
+		}
 	}
-	costs := f.costs[:n]
 	prev := pos.LastMove()
 	if ply == 0 {
 		prev = s.rootPrev
 	}
-	s.moveCosts(budget, prev, moves, costs, inCheck)
+	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck)
+	if legal == 0 {
+		return MatedIn(ply) // checkmated, or no move at all: a loss in shogi
+	}
+	n := len(moves)
+	costs := f.costs[:n]
 	// Internal iterative deepening: without a table move, a shallower
 	// search finds one to try first.
 	if ttMove == kifu.MoveNone && budget >= 4*HalfCost && pvNode {
@@ -389,13 +420,15 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		}
 		f.pvLen = 0
 		// The inner call reused this frame: regenerate.
-		moves = pos.GenerateMoves(kifu.Legal, f.moves[:0])
-		costs = f.costs[:n]
-		s.moveCosts(budget, prev, moves, costs, inCheck)
+		moves, _ = s.nodeMoves(f, ply, budget, prev, inCheck)
 	}
 	s.orderMoves(f, moves, costs, ttMove, ply)
 	origAlpha := alpha
 	best := -InfiniteValue
+	if standPat != noValue {
+		best = standPat
+		alpha = max(alpha, standPat)
+	}
 	var bestMove kifu.Move
 	for i := 0; i < n; i++ {
 		m, c := pickNext(f, moves, costs, i)
@@ -464,20 +497,32 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	return best
 }
 
-// moveCosts fills costs for moves: nothing for a forced move, the
-// Coster's costs otherwise (one ply each in depth mode).
+// nodeMoves generates the moves of a node and their costs in f.costs:
+// every legal move priced by moveCosts in the realization mode, the
+// plausible moves of depthMoves in depth mode. It returns the moves and
+// the number of legal moves.
+func (s *Searcher) nodeMoves(f *frame, ply, budget int, prev kifu.Move, inCheck bool) ([]kifu.Move, int) {
+	if s.Mode == ModeDepth {
+		return s.depthMoves(f, ply, budget, prev, inCheck)
+	}
+	moves := s.pos.GenerateMoves(kifu.Legal, f.moves[:0])
+	if len(moves) > 0 {
+		s.moveCosts(budget, prev, moves, f.costs[:len(moves)], inCheck)
+	}
+	return moves, len(moves)
+}
+
+// moveCosts fills costs for moves (realization mode): nothing for a
+// forced move, the Coster's costs otherwise (one ply each without a
+// Coster).
 func (s *Searcher) moveCosts(budget int, prev kifu.Move, moves []kifu.Move, costs []int32, inCheck bool) {
 	if len(moves) == 1 {
 		costs[0] = 0
 		return
 	}
-	if s.Mode == ModeDepth || s.Coster == nil {
-		for i, m := range moves {
-			c := int32(HalfCost)
-			if s.Mode == ModeDepth && (inCheck || isRecaptureOf(m, prev)) {
-				c = 0 // check evasion and recapture extensions
-			}
-			costs[i] = c
+	if s.Coster == nil {
+		for i := range costs {
+			costs[i] = HalfCost
 		}
 		return
 	}

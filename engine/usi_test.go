@@ -144,6 +144,21 @@ func TestUSIHandshakeAndOptions(t *testing.T) {
 	p.expect("usiok", time.Second)
 	p.send("setoption name USI_Hash value 8", "setoption name SearchMode value depth", "isready")
 	p.expect("readyok", 5*time.Second)
+	// The depth mode plays legal moves, by depth and under a byoyomi, in
+	// the opening and in a real endgame full of drops.
+	for _, position := range []string{
+		"position startpos moves 7g7f 3c3d 2g2f",
+		"position sfen " + plausibleEndgame,
+		"position sfen " + plausibleCheck,
+	} {
+		p.send(position, "go depth 3")
+		if got := p.expect("info depth", 5*time.Second); !strings.HasPrefix(got, "info depth 1 ") {
+			t.Errorf("%s: first report %q, want depth 1", position, got)
+		}
+		legalIn(t, position, p.bestMove(10*time.Second))
+		p.send(position, "go btime 0 wtime 0 byoyomi 100")
+		legalIn(t, position, p.bestMove(5*time.Second))
+	}
 	p.send("setoption name USI_Hash value -3")
 	if got := p.expect("info string", time.Second); !strings.Contains(got, "USI_Hash") {
 		t.Errorf("bad option value answered %q", got)

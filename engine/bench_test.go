@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/rpshogi/rpshogi/kifu"
+)
+
+// benchPositions are real-game positions of the shared corpus (an
+// opening, two middle games, an endgame full of drops), named for the
+// benchmarks.
+var benchPositions = []struct{ name, sfen string }{
+	{"opening", "ln1g3nl/1r3kg2/3sppsp1/p1pp2p1p/1p5P1/P1PP1PP1P/1PS1P1N2/2GK2SR1/LN3G2L w Bb 30"},
+	{"middle", recaptureChainSFEN},
+	{"middle2", "l2r4l/5kg2/4Ppn2/p2Pp1p1p/2P1s4/PPS2bs1P/1KS3N2/2Gp1G1p1/LN4R1L w GN3Pb2p 110"},
+	{"endgame", "l+P5nl/6gs1/p2r1p1p1/1k2p1P1p/6SP1/2S+b2R1P/PG1NP1N2/5GK2/8L w 2Pbgsnl5p 118"},
+}
+
+// benchBudgets are the deepest iterations of BenchmarkSearch per mode:
+// threshold 2^-7 and 6 plies, which take a comparable time.
+var benchBudgets = [...]int{ModeRealization: 700, ModeDepth: 600}
+
+// BenchmarkSearch searches each position from an empty table up to a
+// fixed iteration in each mode and reports the search speed (nodes/s by
+// the wall clock, and nodes/cpu-s by the process's CPU time, which other
+// jobs on a shared machine disturb less) and the nodes per search. The
+// best move must be legal.
+func BenchmarkSearch(b *testing.B) {
+	for _, mode := range []Mode{ModeRealization, ModeDepth} {
+		for _, bp := range benchPositions {
+			b.Run(mode.String()+"/"+bp.name, func(b *testing.B) {
+				pos, err := kifu.ParseSFEN(bp.sfen)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s := newTestSearcher()
+				s.Mode = mode
+				b.ReportAllocs()
+				var nodes uint64
+				cpu0, cpuOK := processCPU()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					s.NewGame()
+					res := s.Search(pos, Limits{MaxBudget: benchBudgets[mode]}, nil)
+					if ok, why := pos.IsLegal(res.Move); !ok {
+						b.Fatalf("best move %s is illegal: %v", res.Move, why)
+					}
+					nodes += res.Nodes
+				}
+				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+				if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {
+					b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
+				}
+				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			})
+		}
+	}
+}
