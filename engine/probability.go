@@ -56,5 +56,6 @@ func DefaultConfig() Config {
 	if len(id) > 8 {
 		id = id[:8]
 	}
-	return Config{Name: "rpshogi (table " + id + ")", Coster: NewTableCoster(tables.Costs())}
+	return Config{Name: "rpshogi (table " + id + ")", Coster: NewTableCoster(tables.Costs()),
+		PerMoveCoster: NewTableCoster(tables.PerMoveCosts())}
 }

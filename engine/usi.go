@@ -16,8 +16,11 @@ import (
 type Config struct {
 	Name, Author string
 	// Coster prices moves for the realization-probability mode (the
-	// generated table). Nil prices every move alike.
-	Coster Coster
+	// generated table's n_p/n_c, the paper's estimate). Nil prices every
+	// move alike. PerMoveCoster, if set, is the alternative offered by the
+	// USI option Probability=per-move (the table's n_p/m_c).
+	Coster        Coster
+	PerMoveCoster Coster
 }
 
 // RunUSI speaks the USI protocol (https://shogidokoro2.stars.ne.jp/usi.html,
@@ -271,6 +274,10 @@ func (u *usi) goCmd(args []string) {
 	}
 	s := u.searcher()
 	s.Mode = u.opts.mode()
+	s.Coster = u.cfg.Coster
+	if u.opts.find("Probability").value == "per-move" && u.cfg.PerMoveCoster != nil {
+		s.Coster = u.cfg.PerMoveCoster
+	}
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {

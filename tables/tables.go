@@ -10,8 +10,14 @@ type Entry struct {
 	Name string
 	NP   int64   // positions where a move of the category was played
 	NC   int64   // positions where a move of the category was legal
-	P    float64 // smoothed probability, see Generate
+	MC   int64   // legal moves of the category, summed over positions
+	P    float64 // smoothed probability n_p/n_c, see Generate
 	Cost int     // -100·log2 P, rounded, in 0..MaxCost
+	// PM is the smoothed per-move probability n_p/m_c, and PMCost its cost:
+	// the chance that one particular move of the category is played, not
+	// the paper's upper bound P.
+	PM     float64
+	PMCost int
 }
 
 // MaxCost caps a category's cost: probabilities below 2^-20 cost 2000.
@@ -31,9 +37,18 @@ func Entries() []Entry { return entries[:] }
 // Costs returns the cost of every category, indexed by category ID, in a
 // fixed-size array suitable for the engine's hot path.
 func Costs() [categorize.MaxCategories]int32 {
+	return costArray(func(e *Entry) int { return e.Cost })
+}
+
+// PerMoveCosts is Costs for the per-move probabilities (PMCost).
+func PerMoveCosts() [categorize.MaxCategories]int32 {
+	return costArray(func(e *Entry) int { return e.PMCost })
+}
+
+func costArray(cost func(*Entry) int) [categorize.MaxCategories]int32 {
 	var c [categorize.MaxCategories]int32
-	for i, e := range entries {
-		c[i] = int32(e.Cost)
+	for i := range entries {
+		c[i] = int32(cost(&entries[i]))
 	}
 	for i := len(entries); i < len(c); i++ {
 		c[i] = MaxCost

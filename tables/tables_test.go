@@ -28,11 +28,14 @@ func TestTableMatchesCategories(t *testing.T) {
 		if !(e.P > 0 && e.P <= 1) {
 			t.Errorf("%s: P = %v, want 0 < P <= 1", e.Name, e.P)
 		}
-		if e.NP < 0 || e.NP > e.NC {
-			t.Errorf("%s: n_p = %d, n_c = %d", e.Name, e.NP, e.NC)
+		if e.NP < 0 || e.NP > e.NC || e.NC > e.MC {
+			t.Errorf("%s: n_p = %d, n_c = %d, m_c = %d", e.Name, e.NP, e.NC, e.MC)
 		}
 		if e.Cost != CostOf(e.P) || Cost(c) != e.Cost || Prob(c) != e.P {
 			t.Errorf("%s: cost %d, want %d", e.Name, e.Cost, CostOf(e.P))
+		}
+		if !(e.PM > 0 && e.PM <= 1) || e.PMCost != CostOf(e.PM) || PerMoveCosts()[c] != int32(e.PMCost) {
+			t.Errorf("%s: per-move P %v, cost %d", e.Name, e.PM, e.PMCost)
 		}
 	}
 }
@@ -45,7 +48,7 @@ func TestSmooth(t *testing.T) {
 	}
 	rc, _ := categorize.Lookup("recapture/gain+5")
 	ce, _ := categorize.Lookup("capture/even")
-	counts[rc] = Count{Name: "recapture/gain+5", NP: 890, NC: 1000}
+	counts[rc] = Count{Name: "recapture/gain+5", NP: 890, NC: 1000, MC: 1200}
 	counts[ce] = Count{Name: "capture/even", NP: 0, NC: 0}
 	p := Smooth(counts)
 	// A well-sampled category stays near its rate; shrinkage toward the
@@ -56,6 +59,10 @@ func TestSmooth(t *testing.T) {
 	// An unseen category gets the global rate (its family has no data).
 	if want := 890.0 / 1000; math.Abs(p[ce]-want) > 1e-9 {
 		t.Errorf("capture/even: P = %v, want the global rate %v", p[ce], want)
+	}
+	// The per-move rate divides by m_c instead.
+	if pm := SmoothPerMove(counts); math.Abs(pm[rc]-890.0/1200) > 1e-9 {
+		t.Errorf("recapture/gain+5: per-move P = %v, want %v", pm[rc], 890.0/1200)
 	}
 	for _, tt := range []struct {
 		p    float64
@@ -71,7 +78,7 @@ func TestGenerateDeterministicAndChecked(t *testing.T) {
 	list := categorize.List()
 	counts := make([]Count, len(list))
 	for i := range counts {
-		counts[i] = Count{Name: list[i].Name, NP: int64(i), NC: int64(3 * i)}
+		counts[i] = Count{Name: list[i].Name, NP: int64(i), NC: int64(3 * i), MC: int64(5 * i)}
 	}
 	prov := Provenance{Source: "sha256:test", Games: 2, Positions: 300}
 	a, err := Generate(prov, counts)
@@ -89,6 +96,11 @@ func TestGenerateDeterministicAndChecked(t *testing.T) {
 	bad[3].NP = bad[3].NC + 1
 	if _, err := Generate(prov, bad); err == nil {
 		t.Error("n_p > n_c accepted")
+	}
+	bad = append([]Count(nil), counts...)
+	bad[3].MC = bad[3].NC - 1
+	if _, err := Generate(prov, bad); err == nil {
+		t.Error("n_c > m_c accepted")
 	}
 	if _, err := Generate(prov, counts[:5]); err == nil {
 		t.Error("a short table accepted")

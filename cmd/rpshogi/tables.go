@@ -107,7 +107,7 @@ func tableFromDB(ctx context.Context, path string) ([]byte, tables.Provenance, e
 	counts := make([]tables.Count, categorize.Count())
 	for _, c := range categorize.List() {
 		k := t.Cats[c.ID]
-		counts[c.ID] = tables.Count{Name: c.Name, NP: k.NP, NC: k.NC}
+		counts[c.ID] = tables.Count{Name: c.Name, NP: k.NP, NC: k.NC, MC: k.MC}
 	}
 	src, err := tables.Generate(prov, counts)
 	return src, prov, err
