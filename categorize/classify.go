@@ -151,7 +151,7 @@ type Classifier struct {
 	dropStamp [kifu.SquareNB]uint32
 	dropTail  [kifu.SquareNB]int16 // -1: the opponent cannot capture
 
-	moves [kifu.MaxMoves]kifu.Move
+	legal kifu.Targets // the legal moves, for ClassifyAll
 }
 
 // Reset prepares c for the moves of pos, whose previous move is prev
@@ -369,14 +369,14 @@ func (c *Classifier) Facts(m kifu.Move) Facts { return c.classify(m).Facts }
 
 // classify classifies one move, the way ClassifyAll does.
 func (c *Classifier) classify(m kifu.Move) Classified {
-	ms := [1]kifu.Move{m}
-	var out [1]Classified
+	var e Classified
 	if m.IsDrop() {
-		c.classifyDrops(ms[:], out[:])
+		c.classifyDrop(&e, m)
 	} else {
-		c.classifyBoard(ms[:], out[:])
+		o := c.origin(m.From())
+		c.classifyBoardMove(&e, m, &o)
 	}
-	return out[0]
+	return e
 }
 
 // plainSet[drop][pt][loss] is the set of the move/ or drop/ category
@@ -411,8 +411,7 @@ var pseudoAttacks = func() (t [kifu.ColorNB][16][kifu.SquareNB]kifu.Bitboard) {
 // quietDrops returns the squares where dropping a piece of type pt has
 // nothing but its plain category, SEE 0: squares the opponent does not
 // attack, from which the piece would not give check, attack an attackable
-// piece (pawn, knight) or two possibly worthy ones (on an empty board: a
-// superset of its attacks).
+// piece (pawn, knight) or two possibly worthy ones (see mayTarget).
 func (c *Classifier) quietDrops(pt kifu.PieceType) kifu.Bitboard {
 	pt &= 15
 	// A piece of ours on s attacks t exactly when theirs of that type on
@@ -422,14 +421,11 @@ func (c *Classifier) quietDrops(pt kifu.PieceType) kifu.Bitboard {
 	for t := c.attackableBy[pt]; t.Any(); {
 		bad = bad.Or(ps[t.Pop()])
 	}
-	if pt != kifu.Pawn { // a pawn never forks
-		var m attackMap
-		for t := c.worthy[pt]; t.Any(); {
-			m.add(ps[t.Pop()])
-		}
-		bad = bad.Or(m.twice)
+	var m attackMap
+	for t := c.worthy[pt]; t.Any(); {
+		m.add(ps[t.Pop()])
 	}
-	return bad.Not()
+	return bad.Or(m.twice).Not()
 }
 
 // targets sets the attack and fork facts of m (with SEE >= 0), whose
@@ -567,157 +563,227 @@ func (c *Classifier) defended(m kifu.Move, sq kifu.Square) bool {
 // categories to buf, returning the extended slice. It allocates nothing
 // when buf has room for kifu.MaxMoves more entries (use a caller-owned
 // [kifu.MaxMoves]Classified array).
+//
+// The moves come from kifu's GenerateTargetsAttacked, a piece or a drop
+// type at a time: the destinations where a move has nothing but its
+// plain category (quiet: see classifyPiece and quietDrops) are worked out
+// with a few bitboard operations per piece or drop type, and only the
+// other moves are examined one by one.
 func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Classified) []Classified {
 	c.Reset(pos, prev)
-	moves := pos.GenerateMoves(kifu.LegalAll, c.moves[:0])
+	t := &c.legal
+	pos.GenerateTargetsAttacked(t, c.themAtt)
 	n := len(buf)
-	buf = slices.Grow(buf, len(moves))[:n+len(moves)]
+	count := t.Count()
+	buf = slices.Grow(buf, count)[:n+count]
 	out := buf[n:]
-	// The generator emits the drops last, in runs of one piece type.
-	i := 0
-	for i < len(moves) && !moves[i].IsDrop() {
-		i++
+	k := 0
+	for i := range t.N {
+		k += c.classifyPiece(&t.Pieces[i], out[k:])
 	}
-	c.classifyBoard(moves[:i], out[:i])
-	c.classifyDrops(moves[i:], out[i:])
+	for _, pt := range kifu.DropOrder {
+		if d := t.Drops[pt]; d.Any() {
+			k += c.classifyDropType(pt, d, out[k:])
+		}
+	}
 	return buf
 }
 
-// classifyBoard is classify for board moves, specialised: what depends
-// only on the origin is worked out once per run of moves of one piece
-// (the generator emits a piece's moves together).
-func (c *Classifier) classifyBoard(moves []kifu.Move, out []Classified) {
-	out = out[:len(moves)]
-	from := kifu.NoSquare
-	var fromBB kifu.Bitboard
-	var fromFl Flags // FlagEnPrise, and FlagDiscoveredCheck for a discovered-check candidate
-	var rayed bool   // an opponent slider attacks from
-	for i, m := range moves {
-		if f := m.From(); f != from {
-			from = f
-			fromBB = kifu.SquareBB(from)
-			fromFl = 0
-			if c.enPrise.And(fromBB).Any() {
-				fromFl = FlagEnPrise
-			}
-			if c.discover.And(fromBB).Any() {
-				fromFl |= FlagDiscoveredCheck
-			}
-			rayed = c.themRays.And(fromBB).Any()
-		}
-		e := &out[i]
-		e.Move = m
-		to := m.To()
-		toBB := kifu.SquareBB(to)
-		pt := m.Piece().Type()
-		ptAfter := pt
-		var fl Flags
-		first := 0
-		if m.IsCapture() {
-			fl = FlagCapture
-			first = captureValue[m.Captured().Type()]
-			if to == c.recapSq {
-				fl |= FlagRecapture
-			}
-		}
-		if m.IsPromotion() {
-			fl |= FlagPromotion
-			ptAfter = pt + kifu.Promoted
-			first += promotionValue[pt&15]
-		}
-		gain := first
-		if rayed || c.themAtt.And(toBB).Any() {
-			gain = c.boardGain(m, first)
-		}
-		if c.checkSq[ptAfter&15].And(toBB).Any() {
-			fl |= FlagCheck | FlagDirectCheck
-		}
-		if fromFl&FlagDiscoveredCheck != 0 && !kifu.Aligned(c.eksq, from, to) {
-			fl |= FlagCheck | FlagDiscoveredCheck
-		}
-		if fromFl&FlagEnPrise != 0 {
-			fl |= FlagEnPrise
-			if gain == first {
-				fl |= FlagEscape
-			}
-		}
-		e.Facts = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
-		if gain >= 0 {
-			// Only when an attack or a fork is possible: the piece's attacks
-			// on an empty board reach an attackable piece (pawn, knight) or
-			// two possibly worthy ones (a superset of what targets finds).
-			if a := pseudoAttacks[c.us&1][ptAfter&15][to]; a.And(c.attackableBy[ptAfter&15]).Any() || a.And(c.worthy[ptAfter&15]).MoreThanOne() {
-				c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), &e.Facts)
+// origin is what the moves of one piece share.
+type origin struct {
+	from  kifu.Square
+	fl    Flags // FlagEnPrise, and FlagDiscoveredCheck for a discovered-check candidate
+	rayed bool  // an opponent slider attacks from
+}
+
+// origin returns what the moves from from share.
+func (c *Classifier) origin(from kifu.Square) origin {
+	o := origin{from: from}
+	if c.enPrise.Has(from) {
+		o.fl = FlagEnPrise
+	}
+	if c.discover.Has(from) {
+		o.fl |= FlagDiscoveredCheck
+	}
+	o.rayed = c.themRays.Has(from)
+	return o
+}
+
+// classifyPiece classifies the moves of one piece into out, in the order
+// of kifu.Targets, and returns their number.
+func (c *Classifier) classifyPiece(pm *kifu.PieceTargets, out []Classified) int {
+	from, pc := pm.From, pm.Piece
+	pt := pc.Type()
+	o := c.origin(from)
+	// The quiet non-promotions: to an empty square that the opponent does
+	// not attack, even through from once vacated (the SEE is 0), giving
+	// no check, direct or discovered, and attacking nothing that could
+	// make an attack or a fork (the test of mayTarget). Their facts and
+	// categories are those of the piece alone: plain, and escape for an
+	// en-prise piece (its SEE is its first term, 0).
+	noisy := c.themAtt.Or(c.themBB).Or(c.checkSq[pt&15])
+	if o.fl&FlagDiscoveredCheck != 0 {
+		noisy = noisy.Or(kifu.Line(c.eksq, from).Not())
+	}
+	if o.rayed {
+		noisy = noisy.Or(c.rayLines(from))
+	}
+	quiet := pm.Stay.AndNot(noisy)
+	qf := Facts{Piece: pt}
+	qs := plainSet[0][pt&15][0]
+	if o.fl&FlagEnPrise != 0 {
+		qf.Flags = FlagEnPrise | FlagEscape
+		qs.Add(escapeCat[targetOfType[pt&15]])
+	}
+	board := c.pos
+	k := 0
+	if pm.Promote.IsEmpty() {
+		for stay := pm.Stay; stay.Any(); k++ {
+			to := stay.Pop()
+			if quiet.Has(to) && !c.mayTarget(pt, to) {
+				out[k] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
+			} else {
+				c.classifyBoardMove(&out[k], kifu.NewBoardMove(from, to, pc, board.PieceAt(to), false), &o)
 			}
 		}
-		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
-			e.Set = e.Facts.Set()
+		return k
+	}
+	for all := pm.Promote.Or(pm.Stay); all.Any(); {
+		to := all.Pop()
+		captured := board.PieceAt(to)
+		if pm.Promote.Has(to) {
+			c.classifyBoardMove(&out[k], kifu.NewBoardMove(from, to, pc, captured, true), &o)
+			k++
+		}
+		if quiet.Has(to) && !c.mayTarget(pt, to) {
+			out[k] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
+			k++
+		} else if pm.Stay.Has(to) {
+			c.classifyBoardMove(&out[k], kifu.NewBoardMove(from, to, pc, captured, false), &o)
+			k++
+		}
+	}
+	return k
+}
+
+// rayLines returns a superset of the destinations to which a move from
+// from is attacked through from once vacated: the lines through from of
+// the opponent's sliders that attack from.
+func (c *Classifier) rayLines(from kifu.Square) kifu.Bitboard {
+	var lines kifu.Bitboard
+	for s := c.attackersAt(from).And(c.themBB).And(c.b.xrayers); s.Any(); {
+		lines = lines.Or(kifu.Line(s.Pop(), from))
+	}
+	return lines
+}
+
+// mayTarget reports whether a piece of ours of type pt on to may attack an
+// attackable piece (pawn, knight) or fork: whether, on an empty board (a
+// superset of its attacks), it attacks a piece of attackableBy[pt] or two
+// of worthy[pt]. Otherwise targets finds nothing.
+func (c *Classifier) mayTarget(pt kifu.PieceType, to kifu.Square) bool {
+	a := pseudoAttacks[c.us&1][pt&15][to]
+	return a.And(c.attackableBy[pt&15]).Any() || a.And(c.worthy[pt&15]).MoreThanOne()
+}
+
+// classifyDropType classifies the drops of type pt on the squares d into
+// out, in increasing square order, and returns their number.
+func (c *Classifier) classifyDropType(pt kifu.PieceType, d kifu.Bitboard, out []Classified) int {
+	quiet := d.And(c.quietDrops(pt))
+	qf := Facts{Flags: FlagDrop, Piece: pt}
+	qs := plainSet[1][pt&15][0]
+	k := 0
+	for ; d.Any(); k++ {
+		to := d.Pop()
+		m := kifu.NewDrop(c.us, pt, to)
+		if quiet.Has(to) {
+			out[k] = Classified{Move: m, Facts: qf, Set: qs}
 		} else {
-			e.Set = plainSet[0][pt&15][uint16(gain)>>15]
+			c.classifyDrop(&out[k], m)
 		}
+	}
+	return k
+}
+
+// classifyBoardMove classifies the board move m from o.from into e.
+func (c *Classifier) classifyBoardMove(e *Classified, m kifu.Move, o *origin) {
+	from := o.from
+	e.Move = m
+	to := m.To()
+	toBB := kifu.SquareBB(to)
+	pt := m.Piece().Type()
+	ptAfter := pt
+	var fl Flags
+	first := 0
+	if m.IsCapture() {
+		fl = FlagCapture
+		first = captureValue[m.Captured().Type()]
+		if to == c.recapSq {
+			fl |= FlagRecapture
+		}
+	}
+	if m.IsPromotion() {
+		fl |= FlagPromotion
+		ptAfter = pt + kifu.Promoted
+		first += promotionValue[pt&15]
+	}
+	gain := first
+	if o.rayed || c.themAtt.And(toBB).Any() {
+		gain = c.boardGain(m, first)
+	}
+	if c.checkSq[ptAfter&15].And(toBB).Any() {
+		fl |= FlagCheck | FlagDirectCheck
+	}
+	if o.fl&FlagDiscoveredCheck != 0 && !kifu.Aligned(c.eksq, from, to) {
+		fl |= FlagCheck | FlagDiscoveredCheck
+	}
+	if o.fl&FlagEnPrise != 0 {
+		fl |= FlagEnPrise
+		if gain == first {
+			fl |= FlagEscape
+		}
+	}
+	e.Facts = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
+	if gain >= 0 && c.mayTarget(ptAfter, to) {
+		c.targets(m, ptAfter, to, c.b.occ.Clear(from).Or(toBB), &e.Facts)
+	}
+	if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
+		e.Set = e.Facts.Set()
+	} else {
+		e.Set = plainSet[0][pt&15][uint16(gain)>>15]
 	}
 }
 
-// classifyDrops is classify for drops, specialised: per-type values are
-// loaded once per run of drops of one type.
-func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
-	out = out[:len(moves)]
-	themAtt, occ := c.themAtt, c.b.occ
-	var pt kifu.PieceType
-	var chk, quiet kifu.Bitboard
-	var plain *[2]Set
-	for i, m := range moves {
-		if !m.IsDrop() { // not from the generator
-			c.classifyBoard(moves[i:i+1], out[i:i+1])
-			continue
-		}
-		if t := m.DroppedType(); t != pt {
-			pt = t
-			chk = c.checkSq[pt&15]
-			plain = &plainSet[1][pt&15]
-			quiet = c.quietDrops(pt)
-		}
-		e := &out[i]
-		to := m.To()
-		toBB := kifu.SquareBB(to)
-		if quiet.And(toBB).Any() {
-			e.Move = m
-			e.Facts = Facts{Flags: FlagDrop, Piece: pt}
-			e.Set = plain[0]
-			continue
-		}
-		gain := 0
-		if themAtt.And(toBB).Any() {
-			if c.dropStamp[to] == c.stamp { // dropGain's cache, by hand
-				if t := int(c.dropTail[to]); t >= 0 {
-					gain = -max(0, captureValue[pt&15]-t)
+// classifyDrop classifies the drop m into e.
+func (c *Classifier) classifyDrop(e *Classified, m kifu.Move) {
+	pt := m.DroppedType()
+	to := m.To()
+	toBB := kifu.SquareBB(to)
+	gain := 0
+	if c.themAtt.And(toBB).Any() {
+		gain = c.dropGain(pt, to)
+	}
+	fl := FlagDrop
+	if c.checkSq[pt&15].And(toBB).Any() {
+		fl |= FlagCheck | FlagDirectCheck
+	}
+	e.Move = m
+	e.Facts = Facts{Gain: int16(gain), Flags: fl, Piece: pt}
+	if gain >= 0 {
+		if pt == kifu.Pawn {
+			if t := kifu.PawnAttacks(c.us, to).And(c.themBB); t.Any() {
+				if g, ok := AttackTargetOf(c.pos.PieceAt(t.LSB()).Type()); ok {
+					e.Facts.Attacks = 1 << g
 				}
-			} else {
-				gain = c.dropGain(pt, to)
 			}
+		} else if c.mayTarget(pt, to) {
+			c.targets(m, pt, to, c.b.occ.Or(toBB), &e.Facts) // an attack or a fork is possible
 		}
-		fl := FlagDrop
-		if chk.And(toBB).Any() {
-			fl |= FlagCheck | FlagDirectCheck
-		}
-		e.Move = m
-		e.Facts = Facts{Gain: int16(gain), Flags: fl, Piece: pt}
-		if gain >= 0 {
-			if pt == kifu.Pawn {
-				if t := kifu.PawnAttacks(c.us, to).And(c.themBB); t.Any() {
-					if g, ok := AttackTargetOf(c.pos.PieceAt(t.LSB()).Type()); ok {
-						e.Facts.Attacks = 1 << g
-					}
-				}
-			} else if a := pseudoAttacks[c.us&1][pt&15][to]; a.And(c.attackableBy[pt&15]).Any() || a.And(c.worthy[pt&15]).MoreThanOne() {
-				c.targets(m, pt, to, occ.Or(toBB), &e.Facts) // an attack or a fork is possible
-			}
-		}
-		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
-			e.Set = e.Facts.Set()
-		} else {
-			e.Set = plain[uint16(gain)>>15]
-		}
+	}
+	if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
+		e.Set = e.Facts.Set()
+	} else {
+		e.Set = plainSet[1][pt&15][uint16(gain)>>15]
 	}
 }
 
