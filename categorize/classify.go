@@ -59,33 +59,19 @@ func (f *Facts) plain() Category {
 
 // Set returns the categories of the move described by f.
 func (f Facts) Set() Set {
-	var s Set
-	s.Add(f.plain())
-	if f.Flags&setFlags == 0 && f.Attacks == 0 {
-		return s
-	}
-	loss := 0
-	if f.Gain < 0 {
-		loss = 1
-	}
-	g := int(f.Gain)
-	if f.Flags&FlagRecapture != 0 {
-		s.Add(RecaptureCategory(g))
-	} else if f.Flags&FlagCapture != 0 {
-		s.Add(CaptureCategory(g))
-	}
-	if f.Flags&FlagCheck != 0 {
-		s.Add(CheckCategory(g))
-	}
-	if f.Flags&FlagPromotion != 0 {
-		s.Add(promoteCat[f.Piece][loss])
-	}
-	if f.Flags&FlagEscape != 0 {
-		s.Add(escapeCat[targetOfType[f.Piece]])
-	}
-	if f.Flags&FlagFork != 0 {
-		s.Add(forkCat[f.Fork])
-	}
+	// One table lookup per family, noCat where it does not apply (see
+	// setTables), instead of a branch per family.
+	gi := min(max(int(f.Gain), -gainRange), gainRange-1) + gainRange
+	loss := gi >> 6 ^ 1 // 1 when f.Gain < 0
+	fl := f.Flags
+	t := &setTab
+	// The two words in variables: the compiler keeps them in registers
+	// (an array it keeps in memory).
+	c1, c2, c3 := f.plain(), t.capture[fl>>1&3][gi], t.check[fl>>3&1][gi]
+	c4, c5, c6 := t.promote[fl>>6&1][f.Piece][loss], t.escape[fl>>8&1][f.Piece], t.fork[fl>>9&1][f.Fork]
+	lo := catSet[c1][0] | catSet[c2][0] | catSet[c3][0] | catSet[c4][0] | catSet[c5][0] | catSet[c6][0]
+	hi := catSet[c1][1] | catSet[c2][1] | catSet[c3][1] | catSet[c4][1] | catSet[c5][1] | catSet[c6][1]
+	s := Set{lo, hi}
 	if f.Attacks != 0 {
 		byKnight := 0
 		if f.Piece == kifu.Knight {
@@ -96,6 +82,55 @@ func (f Facts) Set() Set {
 		}
 	}
 	return s
+}
+
+// noCat is no category: catSet[noCat] is empty.
+const noCat = 255
+
+// gainRange: Set looks gains up in tables over -gainRange..gainRange-1,
+// clamping the others (which get the grades of the ends). It must be 64
+// (Set computes the loss bit from it).
+const gainRange = 64
+
+var (
+	// catSet[c] is the set of c alone (empty for noCat).
+	catSet [256]Set
+	// setTab holds the categories of the families that Set adds to the
+	// plain one, by the flag that adds them (0: noCat) and the gain
+	// index gain+gainRange or the piece.
+	setTab struct {
+		capture [4][2 * gainRange]Category // by Flags>>1&3: capture, recapture
+		check   [2][2 * gainRange]Category
+		promote [2][kifu.PieceTypeNB][2]Category // [.][pt][loss]
+		escape  [2][kifu.PieceTypeNB]Category
+		fork    [2][targetNB]Category
+	}
+)
+
+func init() {
+	// This runs after categories.go's init (see plainSet's).
+	for c := range list {
+		catSet[c].Add(Category(c))
+	}
+	t := &setTab
+	for gi := range 2 * gainRange {
+		g := gi - gainRange
+		t.capture[0][gi], t.check[0][gi] = noCat, noCat
+		t.capture[FlagCapture>>1][gi] = CaptureCategory(g)
+		t.capture[FlagRecapture>>1][gi] = RecaptureCategory(g)
+		t.capture[(FlagCapture|FlagRecapture)>>1][gi] = RecaptureCategory(g)
+		t.check[1][gi] = CheckCategory(g)
+	}
+	for pt := range kifu.PieceTypeNB {
+		t.promote[0][pt] = [2]Category{noCat, noCat}
+		t.promote[1][pt] = promoteCat[pt]
+		t.escape[0][pt] = noCat
+		t.escape[1][pt] = escapeCat[targetOfType[pt]]
+	}
+	for g := range targetNB {
+		t.fork[0][g] = noCat
+		t.fork[1][g] = forkCat[g]
+	}
 }
 
 // Classified is a legal move with its facts and categories.
@@ -638,9 +673,12 @@ func (c *Classifier) classifyPiece(pm *kifu.PieceTargets, out []Classified) int 
 	board := c.pos
 	k := 0
 	if pm.Promote.IsEmpty() {
+		// mayTarget, with its loads out of the loop.
+		pa := &pseudoAttacks[c.us&1][pt&15]
+		attackable, worthy := c.attackableBy[pt&15], c.worthy[pt&15]
 		for stay := pm.Stay; stay.Any(); k++ {
 			to := stay.Pop()
-			if quiet.Has(to) && !c.mayTarget(pt, to) {
+			if a := pa[to]; quiet.Has(to) && a.And(attackable).IsEmpty() && a.And(worthy).Count() < 2 {
 				out[k] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
 			} else {
 				c.classifyBoardMove(&out[k], kifu.NewBoardMove(from, to, pc, board.PieceAt(to), false), &o)
@@ -683,7 +721,7 @@ func (c *Classifier) rayLines(from kifu.Square) kifu.Bitboard {
 // of worthy[pt]. Otherwise targets finds nothing.
 func (c *Classifier) mayTarget(pt kifu.PieceType, to kifu.Square) bool {
 	a := pseudoAttacks[c.us&1][pt&15][to]
-	return a.And(c.attackableBy[pt&15]).Any() || a.And(c.worthy[pt&15]).MoreThanOne()
+	return a.And(c.attackableBy[pt&15]).Any() || a.And(c.worthy[pt&15]).Count() >= 2
 }
 
 // classifyDropType classifies the drops of type pt on the squares d into

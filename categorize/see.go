@@ -342,19 +342,29 @@ func (b *board) swapTail(sq kifu.Square, occ, att kifu.Bitboard, side kifu.Color
 		}
 	}
 	mine, theirs := att.And(b.color[side]), att.And(b.color[side.Opp()])
-	if pot.IsEmpty() && !mine.MoreThanOne() && !theirs.MoreThanOne() {
-		// One attacker each at most, nothing behind them.
-		if mine.IsEmpty() {
-			return false, 0
-		}
-		apt := b.pos.PieceAt(mine.LSB()).Type()
+	if mine.IsEmpty() {
+		return false, 0 // only a capture can uncover an attacker
+	}
+	if pot.IsEmpty() && (!mine.MoreThanOne() || !theirs.MoreThanOne()) {
+		// Nothing behind the attackers, and one side has one attacker at
+		// most: the exchange in closed form.
 		if theirs.IsEmpty() {
 			return true, 0
 		}
+		apt := b.least(mine)
 		if apt == kifu.King {
 			return false, 0 // the king may not capture onto a defended square
 		}
-		return true, captureValue[apt]
+		if !mine.MoreThanOne() {
+			return true, captureValue[apt] // they take back, and it ends
+		}
+		// They take back with their only attacker, unless it is the king
+		// (side has attackers left), and side takes it.
+		bpt := b.pos.PieceAt(theirs.LSB()).Type()
+		if bpt == kifu.King {
+			return true, 0
+		}
+		return true, max(0, captureValue[apt]-captureValue[bpt])
 	}
 	// vals[i] is the value of the piece taken by capture i+1: the piece
 	// that made capture i. At most 20 pieces can ever attack one square
