@@ -60,9 +60,9 @@ func (f *Facts) plain() Category {
 // Set returns the categories of the move described by f.
 func (f Facts) Set() Set {
 	// One table lookup per family, noCat where it does not apply (see
-	// setTables), instead of a branch per family.
+	// setTab), instead of a branch per family.
 	gi := min(max(int(f.Gain), -gainRange), gainRange-1) + gainRange
-	loss := gi >> 6 ^ 1 // 1 when f.Gain < 0
+	loss := 1 - gi/gainRange // 1 when f.Gain < 0
 	fl := f.Flags
 	t := &setTab
 	// The two words in variables: the compiler keeps them in registers
@@ -88,8 +88,7 @@ func (f Facts) Set() Set {
 const noCat = 255
 
 // gainRange: Set looks gains up in tables over -gainRange..gainRange-1,
-// clamping the others (which get the grades of the ends). It must be 64
-// (Set computes the loss bit from it).
+// clamping the others (which get the grades of the ends).
 const gainRange = 64
 
 var (
