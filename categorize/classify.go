@@ -671,19 +671,25 @@ func (c *Classifier) classifyPiece(pm *kifu.PieceTargets, out []Classified) int 
 	}
 	board := c.pos
 	k := 0
-	if pm.Promote.IsEmpty() {
-		// mayTarget, with its loads out of the loop.
+	if stay := pm.Stay; pm.Promote.IsEmpty() {
+		// The quiet moves, then the others, each in its entry (the move
+		// to to is entry number |stay below to|). mayTarget, with its
+		// loads out of the loop.
 		pa := &pseudoAttacks[c.us&1][pt&15]
 		attackable, worthy := c.attackableBy[pt&15], c.worthy[pt&15]
-		for stay := pm.Stay; stay.Any(); k++ {
-			to := stay.Pop()
-			if a := pa[to]; quiet.Has(to) && a.And(attackable).IsEmpty() && a.And(worthy).Count() < 2 {
-				out[k] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
-			} else {
-				c.classifyBoardMove(&out[k], kifu.NewBoardMove(from, to, pc, board.PieceAt(to), false), &o)
+		for q := quiet; q.Any(); {
+			to := q.Pop()
+			if a := pa[to]; a.And(attackable).Any() || a.And(worthy).Count() >= 2 {
+				quiet = quiet.Clear(to)
+				continue
 			}
+			out[stay.And(below[to]).Count()] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
 		}
-		return k
+		for s := stay.AndNot(quiet); s.Any(); {
+			to := s.Pop()
+			c.classifyBoardMove(&out[stay.And(below[to]).Count()], kifu.NewBoardMove(from, to, pc, board.PieceAt(to), false), &o)
+		}
+		return stay.Count()
 	}
 	for all := pm.Promote.Or(pm.Stay); all.Any(); {
 		to := all.Pop()
@@ -729,18 +735,27 @@ func (c *Classifier) classifyDropType(pt kifu.PieceType, d kifu.Bitboard, out []
 	quiet := d.And(c.quietDrops(pt))
 	qf := Facts{Flags: FlagDrop, Piece: pt}
 	qs := plainSet[1][pt&15][0]
-	k := 0
-	for ; d.Any(); k++ {
-		to := d.Pop()
-		m := kifu.NewDrop(c.us, pt, to)
-		if quiet.Has(to) {
-			out[k] = Classified{Move: m, Facts: qf, Set: qs}
-		} else {
-			c.classifyDrop(&out[k], m)
-		}
+	// The quiet drops, then the others, each in its entry (the drop on to
+	// is entry number |d below to|): two loops without a branch on which
+	// kind a drop is.
+	for s := quiet; s.Any(); {
+		to := s.Pop()
+		out[d.And(below[to]).Count()] = Classified{Move: kifu.NewDrop(c.us, pt, to), Facts: qf, Set: qs}
 	}
-	return k
+	for s := d.AndNot(quiet); s.Any(); {
+		to := s.Pop()
+		c.classifyDrop(&out[d.And(below[to]).Count()], kifu.NewDrop(c.us, pt, to))
+	}
+	return d.Count()
 }
+
+// below[s] is the squares before s (of lower index).
+var below = func() (t [kifu.SquareNB]kifu.Bitboard) {
+	for s := kifu.Square(1); s < kifu.SquareNB; s++ {
+		t[s] = t[s-1].Set(s - 1)
+	}
+	return t
+}()
 
 // classifyBoardMove classifies the board move m from o.from into e.
 func (c *Classifier) classifyBoardMove(e *Classified, m kifu.Move, o *origin) {
