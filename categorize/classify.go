@@ -160,6 +160,9 @@ type Classifier struct {
 	usBH     kifu.Bitboard     // our bishops and horses
 	usRD     kifu.Bitboard     // our rooks and dragons
 	usRDL    kifu.Bitboard     // our rooks, dragons and lances
+	themBH   kifu.Bitboard     // the opponent's bishops and horses
+	themRD   kifu.Bitboard     // the opponent's rooks and dragons
+	themRDL  kifu.Bitboard     // the opponent's rooks, dragons and lances
 	discover kifu.Bitboard     // our pieces whose leaving the king's line gives check
 	enPrise  kifu.Bitboard     // our non-king pieces en prise
 	themBB   kifu.Bitboard     // the opponent's pieces
@@ -250,6 +253,9 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 	c.usBH = c.b.bh.And(own)
 	c.usRD = c.b.rd.And(own)
 	c.usRDL = c.usRD.Or(c.b.lance[us])
+	c.themBH = c.b.bh.And(c.themBB)
+	c.themRD = c.b.rd.And(c.themBB)
+	c.themRDL = c.themRD.Or(c.b.lance[them])
 
 	c.enPrise = kifu.EmptyBB
 	for cand := own.AndNot(c.b.byType[kifu.King]).And(att); cand.Any(); {
@@ -268,8 +274,12 @@ func (c *Classifier) isEnPrise(sq kifu.Square) bool {
 	if !c.usAtt1.Has(sq) && c.usLine(sq).IsEmpty() {
 		return true // undefended, and nothing of ours can be uncovered
 	}
-	att := c.attackersAt(sq)
 	pv := captureValue[c.pos.PieceAt(sq).Type()]
+	if a, ok := c.soleAttacker(sq); ok && c.usAtt1.Has(sq) {
+		t := soleTail(a)
+		return t >= 0 && pv > t
+	}
+	att := c.attackersAt(sq)
 	a := c.b.least(att.And(c.themBB))
 	if a != kifu.King && pv > captureValue[a] {
 		return true
@@ -314,6 +324,45 @@ func (c *Classifier) usLine(sq kifu.Square) kifu.Bitboard {
 	return r.diag.And(c.usBH).Or(r.rank.And(c.usRD)).Or(r.file.And(c.usRDL))
 }
 
+// themLine is usLine for the opponent's sliders.
+func (c *Classifier) themLine(sq kifu.Square) kifu.Bitboard {
+	r := &rays[sq]
+	return r.diag.And(c.themBH).Or(r.rank.And(c.themRD)).Or(r.file.And(c.themRDL))
+}
+
+// soleAttacker returns the type of the opponent's piece attacking sq when
+// it is their only attacker and no other slider of theirs lies on a line
+// through sq, so that none can join an exchange on sq whatever leaves
+// (ok false otherwise). An exchange on sq that they begin and that we can
+// answer is then their capture with it and our recapture (unless it is
+// their king, which cannot capture): see swapTail.
+func (c *Classifier) soleAttacker(sq kifu.Square) (pt kifu.PieceType, ok bool) {
+	if c.themAtt2.Has(sq) {
+		return kifu.NoPieceType, false
+	}
+	line := c.themLine(sq)
+	var a kifu.Bitboard
+	if c.themRays.Has(sq) {
+		a = line // the attacker slides to sq, so it is on line
+	} else {
+		a = c.b.stepAttackers(sq, c.them).Or(line)
+	}
+	if a.IsEmpty() || a.MoreThanOne() {
+		return kifu.NoPieceType, false
+	}
+	return c.pos.PieceAt(a.LSB()).Type(), true
+}
+
+// soleTail is swapTail's tail for the exchange on sq begun by the sole
+// attacker pt (see soleAttacker) and answered by us: its capture value,
+// or -1 when it is the king, which may not capture.
+func soleTail(pt kifu.PieceType) int {
+	if pt == kifu.King {
+		return -1
+	}
+	return captureValue[pt]
+}
+
 // attackersAt returns the attackers of both colors of sq in the position
 // (cached).
 func (c *Classifier) attackersAt(sq kifu.Square) kifu.Bitboard {
@@ -350,6 +399,8 @@ func (c *Classifier) dropGain(pt kifu.PieceType, to kifu.Square) int {
 		c.dropStamp[to] = c.stamp
 		if !c.usAtt1.Has(to) && c.usLine(to).IsEmpty() {
 			c.dropTail[to] = 0 // they capture; we can never recapture
+		} else if pt, ok := c.soleAttacker(to); ok && c.usAtt1.Has(to) {
+			c.dropTail[to] = int16(soleTail(pt))
 		} else {
 			ok, tail := c.b.swapTail(to, c.b.occ.Set(to), c.attackersAt(to), c.them)
 			c.dropTail[to] = -1
@@ -375,10 +426,18 @@ func (c *Classifier) boardGain(m kifu.Move, first int) int {
 		if c.b.xrays(to, from, occ).And(c.themBB).IsEmpty() {
 			return first // nobody of theirs reaches to, even through from
 		}
-	} else if !c.usAtt2.Has(to) && c.usLine(to).Clear(from).IsEmpty() {
-		// They capture and we can never recapture: the mover is our only
-		// attacker of to, and no slider of ours can be uncovered.
-		return first - captureValue[m.PieceAfter().Type()]
+	} else if !c.usAtt2.Has(to) {
+		if c.usLine(to).Clear(from).IsEmpty() {
+			// They capture and we can never recapture: the mover is our
+			// only attacker of to, and no slider of ours can be uncovered.
+			return first - captureValue[m.PieceAfter().Type()]
+		}
+	} else if pt, ok := c.soleAttacker(to); ok {
+		// Another piece of ours attacks to: we recapture.
+		if t := soleTail(pt); t >= 0 {
+			return first - max(0, captureValue[m.PieceAfter().Type()]-t)
+		}
+		return first
 	}
 	att := c.attackersAt(to).Clear(from).Or(c.b.xrays(to, from, occ))
 	if att.And(c.b.color[c.them]).IsEmpty() {

@@ -184,6 +184,18 @@ func (b *board) steppers(sq kifu.Square) kifu.Bitboard {
 	return black.Or(white)
 }
 
+// stepAttackers returns the pieces of color c that attack sq by a step.
+func (b *board) stepAttackers(sq kifu.Square, c kifu.Color) kifu.Bitboard {
+	// A piece of c attacks sq when one of its kind of the other color on
+	// sq would attack the piece's square.
+	o := c.Opp()
+	return kifu.PawnAttacks(o, sq).And(b.byType[kifu.Pawn]).
+		Or(kifu.KnightAttacks(o, sq).And(b.byType[kifu.Knight])).
+		Or(kifu.SilverAttacks(o, sq).And(b.silverK)).
+		Or(kifu.GoldAttacks(o, sq).And(b.goldK)).
+		And(b.color[c])
+}
+
 // attackers returns the pieces of both colors that attack sq given the
 // occupancy occ, restricted to occ (pieces taken off occ do not attack).
 func (b *board) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
