@@ -157,6 +157,7 @@ type Classifier struct {
 	themRays kifu.Bitboard     // squares attacked by the opponent's sliders
 	usAtt1   kifu.Bitboard     // squares we attack at least once
 	usAtt2   kifu.Bitboard     // squares we attack at least twice
+	usRays   kifu.Bitboard     // squares attacked by our sliders
 	usBH     kifu.Bitboard     // our bishops and horses
 	usRD     kifu.Bitboard     // our rooks and dragons
 	usRDL    kifu.Bitboard     // our rooks, dragons and lances
@@ -248,7 +249,8 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 	t := &c.b.byType
 	attackable := c.b.golds.Or(c.b.bh).Or(c.b.rd).Or(t[kifu.Silver]).Or(t[kifu.King]).And(c.themBB)
 	c.attackableBy[kifu.Pawn], c.attackableBy[kifu.Knight] = attackable, attackable
-	usMap, _ := c.b.attackMaps(us, occ)
+	usMap, usRays := c.b.attackMaps(us, occ)
+	c.usRays = usRays
 	c.usAtt1, c.usAtt2 = usMap.once, usMap.twice
 	c.usBH = c.b.bh.And(own)
 	c.usRD = c.b.rd.And(own)
@@ -275,8 +277,7 @@ func (c *Classifier) isEnPrise(sq kifu.Square) bool {
 		return true // undefended, and nothing of ours can be uncovered
 	}
 	pv := captureValue[c.pos.PieceAt(sq).Type()]
-	if a, ok := c.soleAttacker(sq); ok && c.usAtt1.Has(sq) {
-		t := soleTail(a)
+	if t, ok := c.exchangeTail(sq); ok {
 		return t >= 0 && pv > t
 	}
 	att := c.attackersAt(sq)
@@ -353,6 +354,73 @@ func (c *Classifier) soleAttacker(sq kifu.Square) (pt kifu.PieceType, ok bool) {
 	return c.pos.PieceAt(a.LSB()).Type(), true
 }
 
+// soleDefender returns the type of our piece attacking sq when it is our
+// only attacker and no other slider of ours lies on a line through sq
+// (ok false otherwise); see soleAttacker.
+func (c *Classifier) soleDefender(sq kifu.Square) (pt kifu.PieceType, ok bool) {
+	if !c.usAtt1.Has(sq) || c.usAtt2.Has(sq) {
+		return kifu.NoPieceType, false
+	}
+	line := c.usLine(sq)
+	var a kifu.Bitboard
+	if c.usRays.Has(sq) {
+		a = line // the defender slides to sq, so it is on line
+	} else {
+		a = c.b.stepAttackers(sq, c.us).Or(line)
+	}
+	if a.IsEmpty() || a.MoreThanOne() {
+		return kifu.NoPieceType, false
+	}
+	return c.pos.PieceAt(a.LSB()).Type(), true
+}
+
+// leastAttacker returns the type of the opponent's least valuable
+// attacker of sq (see SEE) when it is easily found: a stepper, when no
+// slider of theirs attacks sq or a pawn does (ok false otherwise).
+func (c *Classifier) leastAttacker(sq kifu.Square) (pt kifu.PieceType, ok bool) {
+	a := c.b.stepAttackers(sq, c.them)
+	if c.themRays.Has(sq) {
+		if a.And(c.b.byType[kifu.Pawn]).Any() {
+			return kifu.Pawn, true // nothing is less valuable
+		}
+		return kifu.NoPieceType, false
+	}
+	return c.b.least(a), a.Any()
+}
+
+// exchangeTail returns swapTail's tail for the exchange on sq, where a
+// piece of ours stands (or is dropped) and the opponent captures first,
+// when it follows from the attack maps (ok false otherwise): -1 when they
+// cannot capture at all, else what we then gain from the rest of the
+// exchange. Either they have one attacker and nothing can join them
+// (soleAttacker), so we take back and it ends; or they have two or more
+// and we one, with nothing to join us (soleDefender), so we take back
+// their least valuable attacker with it, unless it is our king, and they
+// take it.
+func (c *Classifier) exchangeTail(sq kifu.Square) (tail int, ok bool) {
+	if !c.usAtt1.Has(sq) {
+		return 0, false
+	}
+	if !c.themAtt2.Has(sq) {
+		if a, ok := c.soleAttacker(sq); ok {
+			return soleTail(a), true
+		}
+		return 0, false
+	}
+	b, ok := c.soleDefender(sq)
+	if !ok {
+		return 0, false
+	}
+	a, ok := c.leastAttacker(sq)
+	if !ok {
+		return 0, false
+	}
+	if b == kifu.King {
+		return 0, true // it may not take back: they have attackers left
+	}
+	return max(0, captureValue[a]-captureValue[b]), true
+}
+
 // soleTail is swapTail's tail for the exchange on sq begun by the sole
 // attacker pt (see soleAttacker) and answered by us: its capture value,
 // or -1 when it is the king, which may not capture.
@@ -399,8 +467,8 @@ func (c *Classifier) dropGain(pt kifu.PieceType, to kifu.Square) int {
 		c.dropStamp[to] = c.stamp
 		if !c.usAtt1.Has(to) && c.usLine(to).IsEmpty() {
 			c.dropTail[to] = 0 // they capture; we can never recapture
-		} else if pt, ok := c.soleAttacker(to); ok && c.usAtt1.Has(to) {
-			c.dropTail[to] = int16(soleTail(pt))
+		} else if t, ok := c.exchangeTail(to); ok {
+			c.dropTail[to] = int16(t)
 		} else {
 			ok, tail := c.b.swapTail(to, c.b.occ.Set(to), c.attackersAt(to), c.them)
 			c.dropTail[to] = -1
