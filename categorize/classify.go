@@ -190,6 +190,8 @@ type Classifier struct {
 	dropTail  [kifu.SquareNB]int16 // -1: the opponent cannot capture
 
 	legal kifu.Targets // the legal moves, for ClassifyAll
+	// entry numbers the destinations of a piece or drop type (entries)
+	entry [kifu.SquareNB + 1]uint8
 }
 
 // Reset prepares c for the moves of pos, whose previous move is prev
@@ -735,9 +737,8 @@ func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Class
 	t := &c.legal
 	pos.GenerateTargetsAttacked(t, c.themAtt)
 	n := len(buf)
-	count := t.Count()
-	buf = slices.Grow(buf, count)[:n+count]
-	out := buf[n:]
+	buf = slices.Grow(buf, kifu.MaxMoves)
+	out := buf[n : n+kifu.MaxMoves]
 	k := 0
 	for i := range t.N {
 		k += c.classifyPiece(&t.Pieces[i], out[k:])
@@ -747,7 +748,7 @@ func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Class
 			k += c.classifyDropType(pt, d, out[k:])
 		}
 	}
-	return buf
+	return buf[:n+k]
 }
 
 // origin is what the moves of one piece share.
@@ -799,24 +800,24 @@ func (c *Classifier) classifyPiece(pm *kifu.PieceTargets, out []Classified) int 
 	board := c.pos
 	k := 0
 	if stay := pm.Stay; pm.Promote.IsEmpty() {
-		// The quiet moves, then the others, each in its entry (the move
-		// to to is entry number |stay below to|). mayTarget, with its
-		// loads out of the loop.
+		// The quiet moves, then the others, each in its entry.
+		// mayTarget, with its loads out of the loop.
+		idx := c.entries(stay)
 		pa := &pseudoAttacks[c.us&1][pt&15]
 		attackable, worthy := c.attackableBy[pt&15], c.worthy[pt&15]
 		for q := quiet; q.Any(); {
 			to := q.Pop()
-			if a := pa[to]; a.And(attackable).Any() || a.And(worthy).Count() >= 2 {
+			if a := pa[to]; a.And(attackable).Any() || a.And(worthy).MoreThanOne() {
 				quiet = quiet.Clear(to)
 				continue
 			}
-			out[stay.And(below[to]).Count()] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
+			out[idx[to]] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
 		}
 		for s := stay.AndNot(quiet); s.Any(); {
 			to := s.Pop()
-			c.classifyBoardMove(&out[stay.And(below[to]).Count()], kifu.NewBoardMove(from, to, pc, board.PieceAt(to), false), &o)
+			c.classifyBoardMove(&out[idx[to]], kifu.NewBoardMove(from, to, pc, board.PieceAt(to), false), &o)
 		}
-		return stay.Count()
+		return int(idx[kifu.SquareNB])
 	}
 	for all := pm.Promote.Or(pm.Stay); all.Any(); {
 		to := all.Pop()
@@ -853,7 +854,7 @@ func (c *Classifier) rayLines(from kifu.Square) kifu.Bitboard {
 // of worthy[pt]. Otherwise targets finds nothing.
 func (c *Classifier) mayTarget(pt kifu.PieceType, to kifu.Square) bool {
 	a := pseudoAttacks[c.us&1][pt&15][to]
-	return a.And(c.attackableBy[pt&15]).Any() || a.And(c.worthy[pt&15]).Count() >= 2
+	return a.And(c.attackableBy[pt&15]).Any() || a.And(c.worthy[pt&15]).MoreThanOne()
 }
 
 // classifyDropType classifies the drops of type pt on the squares d into
@@ -862,27 +863,31 @@ func (c *Classifier) classifyDropType(pt kifu.PieceType, d kifu.Bitboard, out []
 	quiet := d.And(c.quietDrops(pt))
 	qf := Facts{Flags: FlagDrop, Piece: pt}
 	qs := plainSet[1][pt&15][0]
-	// The quiet drops, then the others, each in its entry (the drop on to
-	// is entry number |d below to|): two loops without a branch on which
-	// kind a drop is.
+	// The quiet drops, then the others, each in its entry: two loops
+	// without a branch on which kind a drop is.
+	idx := c.entries(d)
 	for s := quiet; s.Any(); {
 		to := s.Pop()
-		out[d.And(below[to]).Count()] = Classified{Move: kifu.NewDrop(c.us, pt, to), Facts: qf, Set: qs}
+		out[idx[to]] = Classified{Move: kifu.NewDrop(c.us, pt, to), Facts: qf, Set: qs}
 	}
 	for s := d.AndNot(quiet); s.Any(); {
 		to := s.Pop()
-		c.classifyDrop(&out[d.And(below[to]).Count()], kifu.NewDrop(c.us, pt, to))
+		c.classifyDrop(&out[idx[to]], kifu.NewDrop(c.us, pt, to))
 	}
-	return d.Count()
+	return int(idx[kifu.SquareNB])
 }
 
-// below[s] is the squares before s (of lower index).
-var below = func() (t [kifu.SquareNB]kifu.Bitboard) {
-	for s := kifu.Square(1); s < kifu.SquareNB; s++ {
-		t[s] = t[s-1].Set(s - 1)
+// entries numbers the squares of d in increasing order: c.entry[s] for s
+// in d, and c.entry[kifu.SquareNB] = the number of squares.
+func (c *Classifier) entries(d kifu.Bitboard) *[kifu.SquareNB + 1]uint8 {
+	e := &c.entry
+	k := uint8(0)
+	for ; d.Any(); k++ {
+		e[d.Pop()] = k
 	}
-	return t
-}()
+	e[kifu.SquareNB] = k
+	return e
+}
 
 // classifyBoardMove classifies the board move m from o.from into e.
 func (c *Classifier) classifyBoardMove(e *Classified, m kifu.Move, o *origin) {
