@@ -187,7 +187,7 @@ type Classifier struct {
 	attStamp  [kifu.SquareNB]uint32
 	attCache  [kifu.SquareNB]kifu.Bitboard
 	dropStamp [kifu.SquareNB]uint32
-	dropTail  [kifu.SquareNB]int16 // -1: the opponent cannot capture
+	dropTail  [kifu.SquareNB]int16 // noCapture: the opponent cannot capture
 
 	legal kifu.Targets // the legal moves, for ClassifyAll
 	// entry numbers the destinations of a piece or drop type (entries)
@@ -463,26 +463,43 @@ func (c *Classifier) see(m kifu.Move) (gain, first int) {
 // dropGain returns SEE of dropping a piece of type pt on to, which the
 // opponent attacks.
 func (c *Classifier) dropGain(pt kifu.PieceType, to kifu.Square) int {
-	// A drop changes no line onto to: the attackers are the position's,
-	// and the exchange is the same for every piece.
 	if c.dropStamp[to] != c.stamp {
-		c.dropStamp[to] = c.stamp
-		if !c.usAtt1.Has(to) && c.usLine(to).IsEmpty() {
-			c.dropTail[to] = 0 // they capture; we can never recapture
-		} else if t, ok := c.exchangeTail(to); ok {
-			c.dropTail[to] = int16(t)
-		} else {
-			ok, tail := c.b.swapTail(to, c.b.occ.Set(to), c.attackersAt(to), c.them)
-			c.dropTail[to] = -1
-			if ok {
-				c.dropTail[to] = int16(tail)
-			}
+		c.setDropTail(to)
+	}
+	return dropSEE(captureValue[pt], int(c.dropTail[to]))
+}
+
+// noCapture is the dropTail of a square where the opponent cannot
+// capture: above every capture value, so that dropSEE is 0.
+const noCapture = 1 << 10
+
+// dropSEE returns SEE of a drop of a piece of capture value cv on a square
+// whose dropTail is tail: -max(0, cv-tail), without a branch (x &^ (x>>63)
+// is max(0, x)), as drops on attacked squares are decided by it.
+func dropSEE(cv, tail int) int {
+	x := cv - tail
+	return -(x &^ (x >> 63))
+}
+
+// setDropTail works out dropTail[to]: a drop changes no line onto to, so
+// the attackers are the position's and the exchange after it is the same
+// for every piece.
+func (c *Classifier) setDropTail(to kifu.Square) {
+	c.dropStamp[to] = c.stamp
+	if !c.usAtt1.Has(to) && c.usLine(to).IsEmpty() {
+		c.dropTail[to] = 0 // they capture; we can never recapture
+	} else if t, ok := c.exchangeTail(to); ok {
+		c.dropTail[to] = int16(t)
+		if t < 0 {
+			c.dropTail[to] = noCapture
+		}
+	} else {
+		ok, tail := c.b.swapTail(to, c.b.occ.Set(to), c.attackersAt(to), c.them)
+		c.dropTail[to] = noCapture
+		if ok {
+			c.dropTail[to] = int16(tail)
 		}
 	}
-	if t := int(c.dropTail[to]); t >= 0 {
-		return -max(0, captureValue[pt]-t)
-	}
-	return 0
 }
 
 // boardGain returns SEE of the board move m with first term first, when
@@ -571,24 +588,23 @@ var pseudoAttacks = func() (t [kifu.ColorNB][16][kifu.SquareNB]kifu.Bitboard) {
 	return t
 }()
 
-// quietDrops returns the squares where dropping a piece of type pt has
-// nothing but its plain category, SEE 0: squares the opponent does not
-// attack, from which the piece would not give check, attack an attackable
-// piece (pawn, knight) or two possibly worthy ones (see mayTarget).
-func (c *Classifier) quietDrops(pt kifu.PieceType) kifu.Bitboard {
+// targetSquares returns the squares from which a piece of ours of type
+// pt may attack an attackable piece (pawn, knight) or fork: mayTarget for
+// every square at once.
+func (c *Classifier) targetSquares(pt kifu.PieceType) kifu.Bitboard {
 	pt &= 15
 	// A piece of ours on s attacks t exactly when theirs of that type on
 	// t attacks s, on an empty board.
 	ps := &pseudoAttacks[c.them&1][pt]
-	bad := c.themAtt.Or(c.checkSq[pt])
+	var sq kifu.Bitboard
 	for t := c.attackableBy[pt]; t.Any(); {
-		bad = bad.Or(ps[t.Pop()])
+		sq = sq.Or(ps[t.Pop()])
 	}
 	var m attackMap
 	for t := c.worthy[pt]; t.Any(); {
 		m.add(ps[t.Pop()])
 	}
-	return bad.Or(m.twice).Not()
+	return sq.Or(m.twice)
 }
 
 // targets sets the attack and fork facts of m (with SEE >= 0), whose
@@ -729,7 +745,7 @@ func (c *Classifier) defended(m kifu.Move, sq kifu.Square) bool {
 //
 // The moves come from kifu's GenerateTargetsAttacked, a piece or a drop
 // type at a time: the destinations where a move has nothing but its
-// plain category (quiet: see classifyPiece and quietDrops) are worked out
+// plain category (quiet: see classifyPiece and classifyDropType) are worked out
 // with a few bitboard operations per piece or drop type, and only the
 // other moves are examined one by one.
 func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Classified) []Classified {
@@ -860,17 +876,31 @@ func (c *Classifier) mayTarget(pt kifu.PieceType, to kifu.Square) bool {
 // classifyDropType classifies the drops of type pt on the squares d into
 // out, in increasing square order, and returns their number.
 func (c *Classifier) classifyDropType(pt kifu.PieceType, d kifu.Bitboard, out []Classified) int {
-	quiet := d.And(c.quietDrops(pt))
-	qf := Facts{Flags: FlagDrop, Piece: pt}
-	qs := plainSet[1][pt&15][0]
-	// The quiet drops, then the others, each in its entry: two loops
-	// without a branch on which kind a drop is.
+	// Each drop in its entry, in three loops without a branch on the kind
+	// of a drop: the quiet drops to squares the opponent does not attack,
+	// the drops to squares they attack, and the special ones (checks, or
+	// an attack or a fork possible).
 	idx := c.entries(d)
-	for s := quiet; s.Any(); {
+	special := c.checkSq[pt&15].Or(c.targetSquares(pt))
+	attacked := d.And(c.themAtt).AndNot(special)
+	qf := Facts{Flags: FlagDrop, Piece: pt}
+	plain := &plainSet[1][pt&15]
+	for s := d.AndNot(c.themAtt).AndNot(special); s.Any(); {
 		to := s.Pop()
-		out[idx[to]] = Classified{Move: kifu.NewDrop(c.us, pt, to), Facts: qf, Set: qs}
+		out[idx[to]] = Classified{Move: kifu.NewDrop(c.us, pt, to), Facts: qf, Set: plain[0]}
 	}
-	for s := d.AndNot(quiet); s.Any(); {
+	// On an attacked square the exchange decides: SEE 0 or a loss, and
+	// nothing else (a loss makes no attack or fork).
+	cv := captureValue[pt&15]
+	for s := attacked; s.Any(); {
+		to := s.Pop()
+		if c.dropStamp[to] != c.stamp {
+			c.setDropTail(to)
+		}
+		gain := dropSEE(cv, int(c.dropTail[to]))
+		out[idx[to]] = Classified{Move: kifu.NewDrop(c.us, pt, to), Facts: Facts{Gain: int16(gain), Flags: FlagDrop, Piece: pt}, Set: plain[uint16(gain)>>15]}
+	}
+	for s := d.And(special); s.Any(); {
 		to := s.Pop()
 		c.classifyDrop(&out[idx[to]], kifu.NewDrop(c.us, pt, to))
 	}
