@@ -726,7 +726,13 @@ func (c *Classifier) defended(m kifu.Move, sq kifu.Square) bool {
 		return c.b.attackers(sq, c.b.afterOcc(m)).And(c.themBB).Clear(to).Any()
 	}
 	// Exactly one defender before m: it stays unless m captures it or
-	// blocks its line.
+	// blocks its line. m, if it captures nothing, blocks no line unless a
+	// slider of theirs lies beyond to, seen from sq.
+	if !m.IsCapture() {
+		if d := rayDir[sq][to]; d < 0 || rayBeyond[to][d].And(c.b.dirSliders[d]).And(c.themBB).IsEmpty() {
+			return true
+		}
+	}
 	if d := c.attackersAt(sq).And(c.themBB).Clear(to); d.Any() && !kifu.Between(sq, d.LSB()).Has(to) {
 		return true
 	}
