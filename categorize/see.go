@@ -92,9 +92,8 @@ func (a *attackMap) add(b kifu.Bitboard) {
 func (b *board) attackMaps(c kifu.Color, occ kifu.Bitboard) (m attackMap, slides kifu.Bitboard) {
 	own := b.color[c]
 	t := &b.byType
-	for p := t[kifu.Pawn].And(own); p.Any(); {
-		m.add(kifu.PawnAttacks(c, p.Pop()))
-	}
+	// The pawns all at once: no two attack the same square.
+	m.once = kifu.PawnsAttacks(c, t[kifu.Pawn].And(own))
 	for p := t[kifu.Knight].And(own); p.Any(); {
 		m.add(kifu.KnightAttacks(c, p.Pop()))
 	}

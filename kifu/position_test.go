@@ -603,3 +603,23 @@ func sign(x int) int {
 	}
 	return 0
 }
+
+// TestPawnsAttacks checks PawnsAttacks against PawnAttacks on random sets
+// of pawns, none on its last rank.
+func TestPawnsAttacks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	for range 2000 {
+		for c := Black; c <= White; c++ {
+			var pawns, want Bitboard
+			for s := Square(0); s < SquareNB; s++ {
+				if s.RelativeRank(c) > 1 && rng.IntN(3) == 0 {
+					pawns = pawns.Set(s)
+					want = want.Or(PawnAttacks(c, s))
+				}
+			}
+			if got := PawnsAttacks(c, pawns); got != want {
+				t.Fatalf("PawnsAttacks(%v,\n%v) =\n%vwant\n%v", c, pawns, got, want)
+			}
+		}
+	}
+}
