@@ -327,6 +327,26 @@ func (c *Classifier) usLine(sq kifu.Square) kifu.Bitboard {
 	return r.diag.And(c.usBH).Or(r.rank.And(c.usRD)).Or(r.file.And(c.usRDL))
 }
 
+// mayJoin reports whether a slider of ours might come to attack sq in an
+// exchange there, given the occupancy occ, when we have no attacker of sq
+// but the piece standing there: whether one of our sliders on a line
+// through sq has nothing between it and sq but pieces that might leave
+// (the opponent's, and our sliders on sq's lines). Our other pieces do not
+// attack sq, so they stay.
+func (c *Classifier) mayJoin(sq kifu.Square, occ kifu.Bitboard) bool {
+	line := c.usLine(sq).And(occ)
+	if line.IsEmpty() {
+		return false
+	}
+	stay := c.b.color[c.us].AndNot(line)
+	for s := line; s.Any(); {
+		if kifu.Between(sq, s.Pop()).And(occ).And(stay).IsEmpty() {
+			return true
+		}
+	}
+	return false
+}
+
 // themLine is usLine for the opponent's sliders.
 func (c *Classifier) themLine(sq kifu.Square) kifu.Bitboard {
 	r := &rays[sq]
@@ -514,7 +534,7 @@ func (c *Classifier) boardGain(m kifu.Move, first int) int {
 			return first // nobody of theirs reaches to, even through from
 		}
 	} else if !c.usAtt2.Has(to) {
-		if c.usLine(to).Clear(from).IsEmpty() {
+		if !c.mayJoin(to, occ) {
 			// They capture and we can never recapture: the mover is our
 			// only attacker of to, and no slider of ours can be uncovered.
 			return first - captureValue[m.PieceAfter().Type()]
