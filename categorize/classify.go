@@ -275,7 +275,7 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 // CaptureValue(P) - (CaptureValue(A) - CaptureValue(B)), B our first
 // recapturer; only between the two does it take the whole exchange.
 func (c *Classifier) isEnPrise(sq kifu.Square) bool {
-	if !c.usAtt1.Has(sq) && c.usLine(sq).IsEmpty() {
+	if !c.usAtt1.Has(sq) && !c.mayJoin(sq, c.b.occ) {
 		return true // undefended, and nothing of ours can be uncovered
 	}
 	pv := captureValue[c.pos.PieceAt(sq).Type()]
@@ -506,7 +506,7 @@ func dropSEE(cv, tail int) int {
 // for every piece.
 func (c *Classifier) setDropTail(to kifu.Square) {
 	c.dropStamp[to] = c.stamp
-	if !c.usAtt1.Has(to) && c.usLine(to).IsEmpty() {
+	if !c.usAtt1.Has(to) && !c.mayJoin(to, c.b.occ.Set(to)) {
 		c.dropTail[to] = 0 // they capture; we can never recapture
 	} else if t, ok := c.exchangeTail(to); ok {
 		c.dropTail[to] = int16(t)
