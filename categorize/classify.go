@@ -842,24 +842,18 @@ func (c *Classifier) classifyPiece(pm *kifu.PieceTargets, out []Classified) int 
 	board := c.pos
 	k := 0
 	if stay := pm.Stay; pm.Promote.IsEmpty() {
-		// The quiet moves, then the others, each in its entry.
-		// mayTarget, with its loads out of the loop.
-		idx := c.entries(stay)
+		// Each move written as quiet, and overwritten by the per-move
+		// path unless it is (mayTarget, with its loads out of the loop).
 		pa := &pseudoAttacks[c.us&1][pt&15]
 		attackable, worthy := c.attackableBy[pt&15], c.worthy[pt&15]
-		for q := quiet; q.Any(); {
-			to := q.Pop()
-			if a := pa[to]; a.And(attackable).Any() || a.And(worthy).MoreThanOne() {
-				quiet = quiet.Clear(to)
-				continue
+		for ; stay.Any(); k++ {
+			to := stay.Pop()
+			out[k] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
+			if a := pa[to]; !quiet.Has(to) || a.And(attackable).Any() || a.And(worthy).MoreThanOne() {
+				c.classifyBoardMove(&out[k], kifu.NewBoardMove(from, to, pc, board.PieceAt(to), false), &o)
 			}
-			out[idx[to]] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
 		}
-		for s := stay.AndNot(quiet); s.Any(); {
-			to := s.Pop()
-			c.classifyBoardMove(&out[idx[to]], kifu.NewBoardMove(from, to, pc, board.PieceAt(to), false), &o)
-		}
-		return int(idx[kifu.SquareNB])
+		return k
 	}
 	for all := pm.Promote.Or(pm.Stay); all.Any(); {
 		to := all.Pop()
