@@ -59,33 +59,19 @@ func (f *Facts) plain() Category {
 
 // Set returns the categories of the move described by f.
 func (f Facts) Set() Set {
-	var s Set
-	s.Add(f.plain())
-	if f.Flags&setFlags == 0 && f.Attacks == 0 {
-		return s
-	}
-	loss := 0
-	if f.Gain < 0 {
-		loss = 1
-	}
-	g := int(f.Gain)
-	if f.Flags&FlagRecapture != 0 {
-		s.Add(RecaptureCategory(g))
-	} else if f.Flags&FlagCapture != 0 {
-		s.Add(CaptureCategory(g))
-	}
-	if f.Flags&FlagCheck != 0 {
-		s.Add(CheckCategory(g))
-	}
-	if f.Flags&FlagPromotion != 0 {
-		s.Add(promoteCat[f.Piece][loss])
-	}
-	if f.Flags&FlagEscape != 0 {
-		s.Add(escapeCat[targetOfType[f.Piece]])
-	}
-	if f.Flags&FlagFork != 0 {
-		s.Add(forkCat[f.Fork])
-	}
+	// One table lookup per family, noCat where it does not apply (see
+	// setTab), instead of a branch per family.
+	gi := min(max(int(f.Gain), -gainRange), gainRange-1) + gainRange
+	loss := 1 - gi/gainRange // 1 when f.Gain < 0
+	fl := f.Flags
+	t := &setTab
+	// The two words in variables: the compiler keeps them in registers
+	// (an array it keeps in memory).
+	c1, c2, c3 := f.plain(), t.capture[fl>>1&3][gi], t.check[fl>>3&1][gi]
+	c4, c5, c6 := t.promote[fl>>6&1][f.Piece][loss], t.escape[fl>>8&1][f.Piece], t.fork[fl>>9&1][f.Fork]
+	lo := catSet[c1][0] | catSet[c2][0] | catSet[c3][0] | catSet[c4][0] | catSet[c5][0] | catSet[c6][0]
+	hi := catSet[c1][1] | catSet[c2][1] | catSet[c3][1] | catSet[c4][1] | catSet[c5][1] | catSet[c6][1]
+	s := Set{lo, hi}
 	if f.Attacks != 0 {
 		byKnight := 0
 		if f.Piece == kifu.Knight {
@@ -96,6 +82,54 @@ func (f Facts) Set() Set {
 		}
 	}
 	return s
+}
+
+// noCat is no category: catSet[noCat] is empty.
+const noCat = 255
+
+// gainRange: Set looks gains up in tables over -gainRange..gainRange-1,
+// clamping the others (which get the grades of the ends).
+const gainRange = 64
+
+var (
+	// catSet[c] is the set of c alone (empty for noCat).
+	catSet [256]Set
+	// setTab holds the categories of the families that Set adds to the
+	// plain one, by the flag that adds them (0: noCat) and the gain
+	// index gain+gainRange or the piece.
+	setTab struct {
+		capture [4][2 * gainRange]Category // by Flags>>1&3: capture, recapture
+		check   [2][2 * gainRange]Category
+		promote [2][kifu.PieceTypeNB][2]Category // [.][pt][loss]
+		escape  [2][kifu.PieceTypeNB]Category
+		fork    [2][targetNB]Category
+	}
+)
+
+func init() {
+	// This runs after categories.go's init (see plainSet's).
+	for c := range list {
+		catSet[c].Add(Category(c))
+	}
+	t := &setTab
+	for gi := range 2 * gainRange {
+		g := gi - gainRange
+		t.capture[0][gi], t.check[0][gi] = noCat, noCat
+		t.capture[FlagCapture>>1][gi] = CaptureCategory(g)
+		t.capture[FlagRecapture>>1][gi] = RecaptureCategory(g)
+		t.capture[(FlagCapture|FlagRecapture)>>1][gi] = RecaptureCategory(g)
+		t.check[1][gi] = CheckCategory(g)
+	}
+	for pt := range kifu.PieceTypeNB {
+		t.promote[0][pt] = [2]Category{noCat, noCat}
+		t.promote[1][pt] = promoteCat[pt]
+		t.escape[0][pt] = noCat
+		t.escape[1][pt] = escapeCat[targetOfType[pt]]
+	}
+	for g := range targetNB {
+		t.fork[0][g] = noCat
+		t.fork[1][g] = forkCat[g]
+	}
 }
 
 // Classified is a legal move with its facts and categories.
@@ -123,9 +157,13 @@ type Classifier struct {
 	themRays kifu.Bitboard     // squares attacked by the opponent's sliders
 	usAtt1   kifu.Bitboard     // squares we attack at least once
 	usAtt2   kifu.Bitboard     // squares we attack at least twice
+	usRays   kifu.Bitboard     // squares attacked by our sliders
 	usBH     kifu.Bitboard     // our bishops and horses
 	usRD     kifu.Bitboard     // our rooks and dragons
 	usRDL    kifu.Bitboard     // our rooks, dragons and lances
+	themBH   kifu.Bitboard     // the opponent's bishops and horses
+	themRD   kifu.Bitboard     // the opponent's rooks and dragons
+	themRDL  kifu.Bitboard     // the opponent's rooks, dragons and lances
 	discover kifu.Bitboard     // our pieces whose leaving the king's line gives check
 	enPrise  kifu.Bitboard     // our non-king pieces en prise
 	themBB   kifu.Bitboard     // the opponent's pieces
@@ -149,9 +187,11 @@ type Classifier struct {
 	attStamp  [kifu.SquareNB]uint32
 	attCache  [kifu.SquareNB]kifu.Bitboard
 	dropStamp [kifu.SquareNB]uint32
-	dropTail  [kifu.SquareNB]int16 // -1: the opponent cannot capture
+	dropTail  [kifu.SquareNB]int16 // noCapture: the opponent cannot capture
 
-	moves [kifu.MaxMoves]kifu.Move
+	legal kifu.Targets // the legal moves, for ClassifyAll
+	// entry numbers the destinations of a piece or drop type (entries)
+	entry [kifu.SquareNB + 1]uint8
 }
 
 // Reset prepares c for the moves of pos, whose previous move is prev
@@ -211,11 +251,15 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 	t := &c.b.byType
 	attackable := c.b.golds.Or(c.b.bh).Or(c.b.rd).Or(t[kifu.Silver]).Or(t[kifu.King]).And(c.themBB)
 	c.attackableBy[kifu.Pawn], c.attackableBy[kifu.Knight] = attackable, attackable
-	usMap, _ := c.b.attackMaps(us, occ)
+	usMap, usRays := c.b.attackMaps(us, occ)
+	c.usRays = usRays
 	c.usAtt1, c.usAtt2 = usMap.once, usMap.twice
 	c.usBH = c.b.bh.And(own)
 	c.usRD = c.b.rd.And(own)
 	c.usRDL = c.usRD.Or(c.b.lance[us])
+	c.themBH = c.b.bh.And(c.themBB)
+	c.themRD = c.b.rd.And(c.themBB)
+	c.themRDL = c.themRD.Or(c.b.lance[them])
 
 	c.enPrise = kifu.EmptyBB
 	for cand := own.AndNot(c.b.byType[kifu.King]).And(att); cand.Any(); {
@@ -231,11 +275,14 @@ func (c *Classifier) Reset(pos *kifu.Position, prev kifu.Move) {
 // CaptureValue(P) - (CaptureValue(A) - CaptureValue(B)), B our first
 // recapturer; only between the two does it take the whole exchange.
 func (c *Classifier) isEnPrise(sq kifu.Square) bool {
-	if !c.usAtt1.Has(sq) && c.usLine(sq).IsEmpty() {
+	if !c.usAtt1.Has(sq) && !c.mayJoin(sq, c.b.occ) {
 		return true // undefended, and nothing of ours can be uncovered
 	}
-	att := c.attackersAt(sq)
 	pv := captureValue[c.pos.PieceAt(sq).Type()]
+	if t, ok := c.exchangeTail(sq); ok {
+		return t >= 0 && pv > t
+	}
+	att := c.attackersAt(sq)
 	a := c.b.least(att.And(c.themBB))
 	if a != kifu.King && pv > captureValue[a] {
 		return true
@@ -280,6 +327,132 @@ func (c *Classifier) usLine(sq kifu.Square) kifu.Bitboard {
 	return r.diag.And(c.usBH).Or(r.rank.And(c.usRD)).Or(r.file.And(c.usRDL))
 }
 
+// mayJoin reports whether a slider of ours might come to attack sq in an
+// exchange there, given the occupancy occ, when we have no attacker of sq
+// but the piece standing there: whether one of our sliders on a line
+// through sq has nothing between it and sq but pieces that might leave
+// (the opponent's, and our sliders on sq's lines). Our other pieces do not
+// attack sq, so they stay.
+func (c *Classifier) mayJoin(sq kifu.Square, occ kifu.Bitboard) bool {
+	line := c.usLine(sq).And(occ)
+	if line.IsEmpty() {
+		return false
+	}
+	stay := c.b.color[c.us].AndNot(line)
+	for s := line; s.Any(); {
+		if kifu.Between(sq, s.Pop()).And(occ).And(stay).IsEmpty() {
+			return true
+		}
+	}
+	return false
+}
+
+// themLine is usLine for the opponent's sliders.
+func (c *Classifier) themLine(sq kifu.Square) kifu.Bitboard {
+	r := &rays[sq]
+	return r.diag.And(c.themBH).Or(r.rank.And(c.themRD)).Or(r.file.And(c.themRDL))
+}
+
+// soleAttacker returns the type of the opponent's piece attacking sq when
+// it is their only attacker and no other slider of theirs lies on a line
+// through sq, so that none can join an exchange on sq whatever leaves
+// (ok false otherwise). An exchange on sq that they begin and that we can
+// answer is then their capture with it and our recapture (unless it is
+// their king, which cannot capture): see swapTail.
+func (c *Classifier) soleAttacker(sq kifu.Square) (pt kifu.PieceType, ok bool) {
+	if c.themAtt2.Has(sq) {
+		return kifu.NoPieceType, false
+	}
+	line := c.themLine(sq)
+	var a kifu.Bitboard
+	if c.themRays.Has(sq) {
+		a = line // the attacker slides to sq, so it is on line
+	} else {
+		a = c.b.stepAttackers(sq, c.them).Or(line)
+	}
+	if a.IsEmpty() || a.MoreThanOne() {
+		return kifu.NoPieceType, false
+	}
+	return c.pos.PieceAt(a.LSB()).Type(), true
+}
+
+// soleDefender returns the type of our piece attacking sq when it is our
+// only attacker and no other slider of ours lies on a line through sq
+// (ok false otherwise); see soleAttacker.
+func (c *Classifier) soleDefender(sq kifu.Square) (pt kifu.PieceType, ok bool) {
+	if !c.usAtt1.Has(sq) || c.usAtt2.Has(sq) {
+		return kifu.NoPieceType, false
+	}
+	line := c.usLine(sq)
+	var a kifu.Bitboard
+	if c.usRays.Has(sq) {
+		a = line // the defender slides to sq, so it is on line
+	} else {
+		a = c.b.stepAttackers(sq, c.us).Or(line)
+	}
+	if a.IsEmpty() || a.MoreThanOne() {
+		return kifu.NoPieceType, false
+	}
+	return c.pos.PieceAt(a.LSB()).Type(), true
+}
+
+// leastAttacker returns the type of the opponent's least valuable
+// attacker of sq (see SEE) when it is easily found: a stepper, when no
+// slider of theirs attacks sq or a pawn does (ok false otherwise).
+func (c *Classifier) leastAttacker(sq kifu.Square) (pt kifu.PieceType, ok bool) {
+	a := c.b.stepAttackers(sq, c.them)
+	if c.themRays.Has(sq) {
+		if a.And(c.b.byType[kifu.Pawn]).Any() {
+			return kifu.Pawn, true // nothing is less valuable
+		}
+		return kifu.NoPieceType, false
+	}
+	return c.b.least(a), a.Any()
+}
+
+// exchangeTail returns swapTail's tail for the exchange on sq, where a
+// piece of ours stands (or is dropped) and the opponent captures first,
+// when it follows from the attack maps (ok false otherwise): -1 when they
+// cannot capture at all, else what we then gain from the rest of the
+// exchange. Either they have one attacker and nothing can join them
+// (soleAttacker), so we take back and it ends; or they have two or more
+// and we one, with nothing to join us (soleDefender), so we take back
+// their least valuable attacker with it, unless it is our king, and they
+// take it.
+func (c *Classifier) exchangeTail(sq kifu.Square) (tail int, ok bool) {
+	if !c.usAtt1.Has(sq) {
+		return 0, false
+	}
+	if !c.themAtt2.Has(sq) {
+		if a, ok := c.soleAttacker(sq); ok {
+			return soleTail(a), true
+		}
+		return 0, false
+	}
+	b, ok := c.soleDefender(sq)
+	if !ok {
+		return 0, false
+	}
+	a, ok := c.leastAttacker(sq)
+	if !ok {
+		return 0, false
+	}
+	if b == kifu.King {
+		return 0, true // it may not take back: they have attackers left
+	}
+	return max(0, captureValue[a]-captureValue[b]), true
+}
+
+// soleTail is swapTail's tail for the exchange on sq begun by the sole
+// attacker pt (see soleAttacker) and answered by us: its capture value,
+// or -1 when it is the king, which may not capture.
+func soleTail(pt kifu.PieceType) int {
+	if pt == kifu.King {
+		return -1
+	}
+	return captureValue[pt]
+}
+
 // attackersAt returns the attackers of both colors of sq in the position
 // (cached).
 func (c *Classifier) attackersAt(sq kifu.Square) kifu.Bitboard {
@@ -310,24 +483,43 @@ func (c *Classifier) see(m kifu.Move) (gain, first int) {
 // dropGain returns SEE of dropping a piece of type pt on to, which the
 // opponent attacks.
 func (c *Classifier) dropGain(pt kifu.PieceType, to kifu.Square) int {
-	// A drop changes no line onto to: the attackers are the position's,
-	// and the exchange is the same for every piece.
 	if c.dropStamp[to] != c.stamp {
-		c.dropStamp[to] = c.stamp
-		if !c.usAtt1.Has(to) && c.usLine(to).IsEmpty() {
-			c.dropTail[to] = 0 // they capture; we can never recapture
-		} else {
-			ok, tail := c.b.swapTail(to, c.b.occ.Set(to), c.attackersAt(to), c.them)
-			c.dropTail[to] = -1
-			if ok {
-				c.dropTail[to] = int16(tail)
-			}
+		c.setDropTail(to)
+	}
+	return dropSEE(captureValue[pt], int(c.dropTail[to]))
+}
+
+// noCapture is the dropTail of a square where the opponent cannot
+// capture: above every capture value, so that dropSEE is 0.
+const noCapture = 1 << 10
+
+// dropSEE returns SEE of a drop of a piece of capture value cv on a square
+// whose dropTail is tail: -max(0, cv-tail), without a branch (x &^ (x>>63)
+// is max(0, x)), as drops on attacked squares are decided by it.
+func dropSEE(cv, tail int) int {
+	x := cv - tail
+	return -(x &^ (x >> 63))
+}
+
+// setDropTail works out dropTail[to]: a drop changes no line onto to, so
+// the attackers are the position's and the exchange after it is the same
+// for every piece.
+func (c *Classifier) setDropTail(to kifu.Square) {
+	c.dropStamp[to] = c.stamp
+	if !c.usAtt1.Has(to) && !c.mayJoin(to, c.b.occ.Set(to)) {
+		c.dropTail[to] = 0 // they capture; we can never recapture
+	} else if t, ok := c.exchangeTail(to); ok {
+		c.dropTail[to] = int16(t)
+		if t < 0 {
+			c.dropTail[to] = noCapture
+		}
+	} else {
+		ok, tail := c.b.swapTail(to, c.b.occ.Set(to), c.attackersAt(to), c.them)
+		c.dropTail[to] = noCapture
+		if ok {
+			c.dropTail[to] = int16(tail)
 		}
 	}
-	if t := int(c.dropTail[to]); t >= 0 {
-		return -max(0, captureValue[pt]-t)
-	}
-	return 0
 }
 
 // boardGain returns SEE of the board move m with first term first, when
@@ -341,10 +533,18 @@ func (c *Classifier) boardGain(m kifu.Move, first int) int {
 		if c.b.xrays(to, from, occ).And(c.themBB).IsEmpty() {
 			return first // nobody of theirs reaches to, even through from
 		}
-	} else if !c.usAtt2.Has(to) && c.usLine(to).Clear(from).IsEmpty() {
-		// They capture and we can never recapture: the mover is our only
-		// attacker of to, and no slider of ours can be uncovered.
-		return first - captureValue[m.PieceAfter().Type()]
+	} else if !c.usAtt2.Has(to) {
+		if !c.mayJoin(to, occ) {
+			// They capture and we can never recapture: the mover is our
+			// only attacker of to, and no slider of ours can be uncovered.
+			return first - captureValue[m.PieceAfter().Type()]
+		}
+	} else if pt, ok := c.soleAttacker(to); ok {
+		// Another piece of ours attacks to: we recapture.
+		if t := soleTail(pt); t >= 0 {
+			return first - max(0, captureValue[m.PieceAfter().Type()]-t)
+		}
+		return first
 	}
 	att := c.attackersAt(to).Clear(from).Or(c.b.xrays(to, from, occ))
 	if att.And(c.b.color[c.them]).IsEmpty() {
@@ -369,14 +569,14 @@ func (c *Classifier) Facts(m kifu.Move) Facts { return c.classify(m).Facts }
 
 // classify classifies one move, the way ClassifyAll does.
 func (c *Classifier) classify(m kifu.Move) Classified {
-	ms := [1]kifu.Move{m}
-	var out [1]Classified
+	var e Classified
 	if m.IsDrop() {
-		c.classifyDrops(ms[:], out[:])
+		c.classifyDrop(&e, m)
 	} else {
-		c.classifyBoard(ms[:], out[:])
+		o := c.origin(m.From())
+		c.classifyBoardMove(&e, m, &o)
 	}
-	return out[0]
+	return e
 }
 
 // plainSet[drop][pt][loss] is the set of the move/ or drop/ category
@@ -408,28 +608,23 @@ var pseudoAttacks = func() (t [kifu.ColorNB][16][kifu.SquareNB]kifu.Bitboard) {
 	return t
 }()
 
-// quietDrops returns the squares where dropping a piece of type pt has
-// nothing but its plain category, SEE 0: squares the opponent does not
-// attack, from which the piece would not give check, attack an attackable
-// piece (pawn, knight) or two possibly worthy ones (on an empty board: a
-// superset of its attacks).
-func (c *Classifier) quietDrops(pt kifu.PieceType) kifu.Bitboard {
+// targetSquares returns the squares from which a piece of ours of type
+// pt may attack an attackable piece (pawn, knight) or fork: mayTarget for
+// every square at once.
+func (c *Classifier) targetSquares(pt kifu.PieceType) kifu.Bitboard {
 	pt &= 15
 	// A piece of ours on s attacks t exactly when theirs of that type on
 	// t attacks s, on an empty board.
 	ps := &pseudoAttacks[c.them&1][pt]
-	bad := c.themAtt.Or(c.checkSq[pt])
+	var sq kifu.Bitboard
 	for t := c.attackableBy[pt]; t.Any(); {
-		bad = bad.Or(ps[t.Pop()])
+		sq = sq.Or(ps[t.Pop()])
 	}
-	if pt != kifu.Pawn { // a pawn never forks
-		var m attackMap
-		for t := c.worthy[pt]; t.Any(); {
-			m.add(ps[t.Pop()])
-		}
-		bad = bad.Or(m.twice)
+	var m attackMap
+	for t := c.worthy[pt]; t.Any(); {
+		m.add(ps[t.Pop()])
 	}
-	return bad.Not()
+	return sq.Or(m.twice)
 }
 
 // targets sets the attack and fork facts of m (with SEE >= 0), whose
@@ -551,7 +746,13 @@ func (c *Classifier) defended(m kifu.Move, sq kifu.Square) bool {
 		return c.b.attackers(sq, c.b.afterOcc(m)).And(c.themBB).Clear(to).Any()
 	}
 	// Exactly one defender before m: it stays unless m captures it or
-	// blocks its line.
+	// blocks its line. m, if it captures nothing, blocks no line unless a
+	// slider of theirs lies beyond to, seen from sq.
+	if !m.IsCapture() {
+		if d := rayDir[sq][to]; d < 0 || rayBeyond[to][d].And(c.b.dirSliders[d]).And(c.themBB).IsEmpty() {
+			return true
+		}
+	}
 	if d := c.attackersAt(sq).And(c.themBB).Clear(to); d.Any() && !kifu.Between(sq, d.LSB()).Has(to) {
 		return true
 	}
@@ -567,157 +768,256 @@ func (c *Classifier) defended(m kifu.Move, sq kifu.Square) bool {
 // categories to buf, returning the extended slice. It allocates nothing
 // when buf has room for kifu.MaxMoves more entries (use a caller-owned
 // [kifu.MaxMoves]Classified array).
+//
+// The moves come from kifu's GenerateTargetsAttacked, a piece or a drop
+// type at a time: the destinations where a move has nothing but its
+// plain category (quiet: see classifyPiece and classifyDropType) are worked out
+// with a few bitboard operations per piece or drop type, and only the
+// other moves are examined one by one.
 func (c *Classifier) ClassifyAll(pos *kifu.Position, prev kifu.Move, buf []Classified) []Classified {
 	c.Reset(pos, prev)
-	moves := pos.GenerateMoves(kifu.LegalAll, c.moves[:0])
+	t := &c.legal
+	pos.GenerateTargetsAttacked(t, c.themAtt)
 	n := len(buf)
-	buf = slices.Grow(buf, len(moves))[:n+len(moves)]
-	out := buf[n:]
-	// The generator emits the drops last, in runs of one piece type.
-	i := 0
-	for i < len(moves) && !moves[i].IsDrop() {
-		i++
+	buf = slices.Grow(buf, kifu.MaxMoves)
+	out := buf[n : n+kifu.MaxMoves]
+	k := 0
+	for i := range t.N {
+		k += c.classifyPiece(&t.Pieces[i], out[k:])
 	}
-	c.classifyBoard(moves[:i], out[:i])
-	c.classifyDrops(moves[i:], out[i:])
-	return buf
-}
-
-// classifyBoard is classify for board moves, specialised: what depends
-// only on the origin is worked out once per run of moves of one piece
-// (the generator emits a piece's moves together).
-func (c *Classifier) classifyBoard(moves []kifu.Move, out []Classified) {
-	out = out[:len(moves)]
-	from := kifu.NoSquare
-	var fromBB kifu.Bitboard
-	var fromFl Flags // FlagEnPrise, and FlagDiscoveredCheck for a discovered-check candidate
-	var rayed bool   // an opponent slider attacks from
-	for i, m := range moves {
-		if f := m.From(); f != from {
-			from = f
-			fromBB = kifu.SquareBB(from)
-			fromFl = 0
-			if c.enPrise.And(fromBB).Any() {
-				fromFl = FlagEnPrise
-			}
-			if c.discover.And(fromBB).Any() {
-				fromFl |= FlagDiscoveredCheck
-			}
-			rayed = c.themRays.And(fromBB).Any()
-		}
-		e := &out[i]
-		e.Move = m
-		to := m.To()
-		toBB := kifu.SquareBB(to)
-		pt := m.Piece().Type()
-		ptAfter := pt
-		var fl Flags
-		first := 0
-		if m.IsCapture() {
-			fl = FlagCapture
-			first = captureValue[m.Captured().Type()]
-			if to == c.recapSq {
-				fl |= FlagRecapture
-			}
-		}
-		if m.IsPromotion() {
-			fl |= FlagPromotion
-			ptAfter = pt + kifu.Promoted
-			first += promotionValue[pt&15]
-		}
-		gain := first
-		if rayed || c.themAtt.And(toBB).Any() {
-			gain = c.boardGain(m, first)
-		}
-		if c.checkSq[ptAfter&15].And(toBB).Any() {
-			fl |= FlagCheck | FlagDirectCheck
-		}
-		if fromFl&FlagDiscoveredCheck != 0 && !kifu.Aligned(c.eksq, from, to) {
-			fl |= FlagCheck | FlagDiscoveredCheck
-		}
-		if fromFl&FlagEnPrise != 0 {
-			fl |= FlagEnPrise
-			if gain == first {
-				fl |= FlagEscape
-			}
-		}
-		e.Facts = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
-		if gain >= 0 {
-			// Only when an attack or a fork is possible: the piece's attacks
-			// on an empty board reach an attackable piece (pawn, knight) or
-			// two possibly worthy ones (a superset of what targets finds).
-			if a := pseudoAttacks[c.us&1][ptAfter&15][to]; a.And(c.attackableBy[ptAfter&15]).Any() || a.And(c.worthy[ptAfter&15]).MoreThanOne() {
-				c.targets(m, ptAfter, to, c.b.occ.AndNot(fromBB).Or(toBB), &e.Facts)
-			}
-		}
-		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
-			e.Set = e.Facts.Set()
-		} else {
-			e.Set = plainSet[0][pt&15][uint16(gain)>>15]
+	for _, pt := range kifu.DropOrder {
+		if d := t.Drops[pt]; d.Any() {
+			k += c.classifyDropType(pt, d, out[k:])
 		}
 	}
+	return buf[:n+k]
 }
 
-// classifyDrops is classify for drops, specialised: per-type values are
-// loaded once per run of drops of one type.
-func (c *Classifier) classifyDrops(moves []kifu.Move, out []Classified) {
-	out = out[:len(moves)]
-	themAtt, occ := c.themAtt, c.b.occ
-	var pt kifu.PieceType
-	var chk, quiet kifu.Bitboard
-	var plain *[2]Set
-	for i, m := range moves {
-		if !m.IsDrop() { // not from the generator
-			c.classifyBoard(moves[i:i+1], out[i:i+1])
-			continue
-		}
-		if t := m.DroppedType(); t != pt {
-			pt = t
-			chk = c.checkSq[pt&15]
-			plain = &plainSet[1][pt&15]
-			quiet = c.quietDrops(pt)
-		}
-		e := &out[i]
-		to := m.To()
-		toBB := kifu.SquareBB(to)
-		if quiet.And(toBB).Any() {
-			e.Move = m
-			e.Facts = Facts{Flags: FlagDrop, Piece: pt}
-			e.Set = plain[0]
-			continue
-		}
-		gain := 0
-		if themAtt.And(toBB).Any() {
-			if c.dropStamp[to] == c.stamp { // dropGain's cache, by hand
-				if t := int(c.dropTail[to]); t >= 0 {
-					gain = -max(0, captureValue[pt&15]-t)
-				}
-			} else {
-				gain = c.dropGain(pt, to)
+// origin is what the moves of one piece share.
+type origin struct {
+	from  kifu.Square
+	fl    Flags // FlagEnPrise, and FlagDiscoveredCheck for a discovered-check candidate
+	rayed bool  // an opponent slider attacks from
+}
+
+// origin returns what the moves from from share.
+func (c *Classifier) origin(from kifu.Square) origin {
+	o := origin{from: from}
+	if c.enPrise.Has(from) {
+		o.fl = FlagEnPrise
+	}
+	if c.discover.Has(from) {
+		o.fl |= FlagDiscoveredCheck
+	}
+	o.rayed = c.themRays.Has(from)
+	return o
+}
+
+// classifyPiece classifies the moves of one piece into out, in the order
+// of kifu.Targets, and returns their number.
+func (c *Classifier) classifyPiece(pm *kifu.PieceTargets, out []Classified) int {
+	from, pc := pm.From, pm.Piece
+	pt := pc.Type()
+	o := c.origin(from)
+	// The quiet non-promotions: to an empty square that the opponent does
+	// not attack, even through from once vacated (the SEE is 0), giving
+	// no check, direct or discovered, and attacking nothing that could
+	// make an attack or a fork (the test of mayTarget). Their facts and
+	// categories are those of the piece alone: plain, and escape for an
+	// en-prise piece (its SEE is its first term, 0).
+	noisy := c.themAtt.Or(c.themBB).Or(c.checkSq[pt&15])
+	if o.fl&FlagDiscoveredCheck != 0 {
+		noisy = noisy.Or(kifu.Line(c.eksq, from).Not())
+	}
+	if o.rayed {
+		noisy = noisy.Or(c.rayLines(from))
+	}
+	quiet := pm.Stay.AndNot(noisy)
+	qf := Facts{Piece: pt}
+	qs := plainSet[0][pt&15][0]
+	if o.fl&FlagEnPrise != 0 {
+		qf.Flags = FlagEnPrise | FlagEscape
+		qs.Add(escapeCat[targetOfType[pt&15]])
+	}
+	board := c.pos
+	k := 0
+	if stay := pm.Stay; pm.Promote.IsEmpty() {
+		// Each move written as quiet, and overwritten by the per-move
+		// path unless it is (mayTarget, with its loads out of the loop).
+		pa := &pseudoAttacks[c.us&1][pt&15]
+		attackable, worthy := c.attackableBy[pt&15], c.worthy[pt&15]
+		for ; stay.Any(); k++ {
+			to := stay.Pop()
+			out[k] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
+			if a := pa[to]; !quiet.Has(to) || a.And(attackable).Any() || a.And(worthy).MoreThanOne() {
+				c.classifyBoardMove(&out[k], kifu.NewBoardMove(from, to, pc, board.PieceAt(to), false), &o)
 			}
 		}
-		fl := FlagDrop
-		if chk.And(toBB).Any() {
-			fl |= FlagCheck | FlagDirectCheck
+		return k
+	}
+	for all := pm.Promote.Or(pm.Stay); all.Any(); {
+		to := all.Pop()
+		captured := board.PieceAt(to)
+		if pm.Promote.Has(to) {
+			c.classifyBoardMove(&out[k], kifu.NewBoardMove(from, to, pc, captured, true), &o)
+			k++
 		}
-		e.Move = m
-		e.Facts = Facts{Gain: int16(gain), Flags: fl, Piece: pt}
-		if gain >= 0 {
-			if pt == kifu.Pawn {
-				if t := kifu.PawnAttacks(c.us, to).And(c.themBB); t.Any() {
-					if g, ok := AttackTargetOf(c.pos.PieceAt(t.LSB()).Type()); ok {
-						e.Facts.Attacks = 1 << g
-					}
+		if quiet.Has(to) && !c.mayTarget(pt, to) {
+			out[k] = Classified{Move: kifu.NewBoardMove(from, to, pc, kifu.NoPiece, false), Facts: qf, Set: qs}
+			k++
+		} else if pm.Stay.Has(to) {
+			c.classifyBoardMove(&out[k], kifu.NewBoardMove(from, to, pc, captured, false), &o)
+			k++
+		}
+	}
+	return k
+}
+
+// rayLines returns a superset of the destinations to which a move from
+// from is attacked through from once vacated: the lines through from of
+// the opponent's sliders that attack from.
+func (c *Classifier) rayLines(from kifu.Square) kifu.Bitboard {
+	var lines kifu.Bitboard
+	for s := c.attackersAt(from).And(c.themBB).And(c.b.xrayers); s.Any(); {
+		lines = lines.Or(kifu.Line(s.Pop(), from))
+	}
+	return lines
+}
+
+// mayTarget reports whether a piece of ours of type pt on to may attack an
+// attackable piece (pawn, knight) or fork: whether, on an empty board (a
+// superset of its attacks), it attacks a piece of attackableBy[pt] or two
+// of worthy[pt]. Otherwise targets finds nothing.
+func (c *Classifier) mayTarget(pt kifu.PieceType, to kifu.Square) bool {
+	a := pseudoAttacks[c.us&1][pt&15][to]
+	return a.And(c.attackableBy[pt&15]).Any() || a.And(c.worthy[pt&15]).MoreThanOne()
+}
+
+// classifyDropType classifies the drops of type pt on the squares d into
+// out, in increasing square order, and returns their number.
+func (c *Classifier) classifyDropType(pt kifu.PieceType, d kifu.Bitboard, out []Classified) int {
+	// Each drop in its entry, in three loops without a branch on the kind
+	// of a drop: the quiet drops to squares the opponent does not attack,
+	// the drops to squares they attack, and the special ones (checks, or
+	// an attack or a fork possible).
+	idx := c.entries(d)
+	special := c.checkSq[pt&15].Or(c.targetSquares(pt))
+	attacked := d.And(c.themAtt).AndNot(special)
+	qf := Facts{Flags: FlagDrop, Piece: pt}
+	plain := &plainSet[1][pt&15]
+	for s := d.AndNot(c.themAtt).AndNot(special); s.Any(); {
+		to := s.Pop()
+		out[idx[to]] = Classified{Move: kifu.NewDrop(c.us, pt, to), Facts: qf, Set: plain[0]}
+	}
+	// On an attacked square the exchange decides: SEE 0 or a loss, and
+	// nothing else (a loss makes no attack or fork).
+	cv := captureValue[pt&15]
+	for s := attacked; s.Any(); {
+		to := s.Pop()
+		if c.dropStamp[to] != c.stamp {
+			c.setDropTail(to)
+		}
+		gain := dropSEE(cv, int(c.dropTail[to]))
+		out[idx[to]] = Classified{Move: kifu.NewDrop(c.us, pt, to), Facts: Facts{Gain: int16(gain), Flags: FlagDrop, Piece: pt}, Set: plain[uint16(gain)>>15]}
+	}
+	for s := d.And(special); s.Any(); {
+		to := s.Pop()
+		c.classifyDrop(&out[idx[to]], kifu.NewDrop(c.us, pt, to))
+	}
+	return int(idx[kifu.SquareNB])
+}
+
+// entries numbers the squares of d in increasing order: c.entry[s] for s
+// in d, and c.entry[kifu.SquareNB] = the number of squares.
+func (c *Classifier) entries(d kifu.Bitboard) *[kifu.SquareNB + 1]uint8 {
+	e := &c.entry
+	k := uint8(0)
+	for ; d.Any(); k++ {
+		e[d.Pop()] = k
+	}
+	e[kifu.SquareNB] = k
+	return e
+}
+
+// classifyBoardMove classifies the board move m from o.from into e.
+func (c *Classifier) classifyBoardMove(e *Classified, m kifu.Move, o *origin) {
+	from := o.from
+	e.Move = m
+	to := m.To()
+	toBB := kifu.SquareBB(to)
+	pt := m.Piece().Type()
+	ptAfter := pt
+	var fl Flags
+	first := 0
+	if m.IsCapture() {
+		fl = FlagCapture
+		first = captureValue[m.Captured().Type()]
+		if to == c.recapSq {
+			fl |= FlagRecapture
+		}
+	}
+	if m.IsPromotion() {
+		fl |= FlagPromotion
+		ptAfter = pt + kifu.Promoted
+		first += promotionValue[pt&15]
+	}
+	gain := first
+	if o.rayed || c.themAtt.And(toBB).Any() {
+		gain = c.boardGain(m, first)
+	}
+	if c.checkSq[ptAfter&15].And(toBB).Any() {
+		fl |= FlagCheck | FlagDirectCheck
+	}
+	if o.fl&FlagDiscoveredCheck != 0 && !kifu.Aligned(c.eksq, from, to) {
+		fl |= FlagCheck | FlagDiscoveredCheck
+	}
+	if o.fl&FlagEnPrise != 0 {
+		fl |= FlagEnPrise
+		if gain == first {
+			fl |= FlagEscape
+		}
+	}
+	e.Facts = Facts{Gain: int16(gain), First: int16(first), Flags: fl, Piece: pt}
+	if gain >= 0 && c.mayTarget(ptAfter, to) {
+		c.targets(m, ptAfter, to, c.b.occ.Clear(from).Or(toBB), &e.Facts)
+	}
+	if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
+		e.Set = e.Facts.Set()
+	} else {
+		e.Set = plainSet[0][pt&15][uint16(gain)>>15]
+	}
+}
+
+// classifyDrop classifies the drop m into e.
+func (c *Classifier) classifyDrop(e *Classified, m kifu.Move) {
+	pt := m.DroppedType()
+	to := m.To()
+	toBB := kifu.SquareBB(to)
+	gain := 0
+	if c.themAtt.And(toBB).Any() {
+		gain = c.dropGain(pt, to)
+	}
+	fl := FlagDrop
+	if c.checkSq[pt&15].And(toBB).Any() {
+		fl |= FlagCheck | FlagDirectCheck
+	}
+	e.Move = m
+	e.Facts = Facts{Gain: int16(gain), Flags: fl, Piece: pt}
+	if gain >= 0 {
+		if pt == kifu.Pawn {
+			if t := kifu.PawnAttacks(c.us, to).And(c.themBB); t.Any() {
+				if g, ok := AttackTargetOf(c.pos.PieceAt(t.LSB()).Type()); ok {
+					e.Facts.Attacks = 1 << g
 				}
-			} else if a := pseudoAttacks[c.us&1][pt&15][to]; a.And(c.attackableBy[pt&15]).Any() || a.And(c.worthy[pt&15]).MoreThanOne() {
-				c.targets(m, pt, to, occ.Or(toBB), &e.Facts) // an attack or a fork is possible
 			}
+		} else if c.mayTarget(pt, to) {
+			c.targets(m, pt, to, c.b.occ.Or(toBB), &e.Facts) // an attack or a fork is possible
 		}
-		if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
-			e.Set = e.Facts.Set()
-		} else {
-			e.Set = plain[uint16(gain)>>15]
-		}
+	}
+	if e.Facts.Flags&setFlags != 0 || e.Facts.Attacks != 0 {
+		e.Set = e.Facts.Set()
+	} else {
+		e.Set = plainSet[1][pt&15][uint16(gain)>>15]
 	}
 }
 

@@ -116,9 +116,17 @@ func TestReferenceCorpus(t *testing.T) {
 							t.Errorf("%s ply %d move %s: %s", g.name, ply, e.Move, msg)
 						}
 					}
-					if len(cl) != len(pos.LegalMoves()) {
+					if legal := pos.LegalMoves(); len(cl) != len(legal) {
 						nf++
-						t.Errorf("%s ply %d: ClassifyAll gave %d moves, want %d", g.name, ply, len(cl), len(pos.LegalMoves()))
+						t.Errorf("%s ply %d: ClassifyAll gave %d moves, want %d", g.name, ply, len(cl), len(legal))
+					} else {
+						for i, m := range legal {
+							if cl[i].Move != m {
+								nf++
+								t.Errorf("%s ply %d: ClassifyAll's move %d is %s, want %s (kifu.LegalAll's order)", g.name, ply, i, cl[i].Move, m)
+								break
+							}
+						}
 					}
 				})
 				mu.Lock()

@@ -92,9 +92,8 @@ func (a *attackMap) add(b kifu.Bitboard) {
 func (b *board) attackMaps(c kifu.Color, occ kifu.Bitboard) (m attackMap, slides kifu.Bitboard) {
 	own := b.color[c]
 	t := &b.byType
-	for p := t[kifu.Pawn].And(own); p.Any(); {
-		m.add(kifu.PawnAttacks(c, p.Pop()))
-	}
+	// The pawns all at once: no two attack the same square.
+	m.once = kifu.PawnsAttacks(c, t[kifu.Pawn].And(own))
 	for p := t[kifu.Knight].And(own); p.Any(); {
 		m.add(kifu.KnightAttacks(c, p.Pop()))
 	}
@@ -182,6 +181,18 @@ func (b *board) steppers(sq kifu.Square) kifu.Bitboard {
 		Or(kifu.GoldAttacks(kifu.Black, sq).And(b.goldK)).
 		And(b.color[kifu.White])
 	return black.Or(white)
+}
+
+// stepAttackers returns the pieces of color c that attack sq by a step.
+func (b *board) stepAttackers(sq kifu.Square, c kifu.Color) kifu.Bitboard {
+	// A piece of c attacks sq when one of its kind of the other color on
+	// sq would attack the piece's square.
+	o := c.Opp()
+	return kifu.PawnAttacks(o, sq).And(b.byType[kifu.Pawn]).
+		Or(kifu.KnightAttacks(o, sq).And(b.byType[kifu.Knight])).
+		Or(kifu.SilverAttacks(o, sq).And(b.silverK)).
+		Or(kifu.GoldAttacks(o, sq).And(b.goldK)).
+		And(b.color[c])
 }
 
 // attackers returns the pieces of both colors that attack sq given the
@@ -342,19 +353,29 @@ func (b *board) swapTail(sq kifu.Square, occ, att kifu.Bitboard, side kifu.Color
 		}
 	}
 	mine, theirs := att.And(b.color[side]), att.And(b.color[side.Opp()])
-	if pot.IsEmpty() && !mine.MoreThanOne() && !theirs.MoreThanOne() {
-		// One attacker each at most, nothing behind them.
-		if mine.IsEmpty() {
-			return false, 0
-		}
-		apt := b.pos.PieceAt(mine.LSB()).Type()
+	if mine.IsEmpty() {
+		return false, 0 // only a capture can uncover an attacker
+	}
+	if pot.IsEmpty() && (!mine.MoreThanOne() || !theirs.MoreThanOne()) {
+		// Nothing behind the attackers, and one side has one attacker at
+		// most: the exchange in closed form.
 		if theirs.IsEmpty() {
 			return true, 0
 		}
+		apt := b.least(mine)
 		if apt == kifu.King {
 			return false, 0 // the king may not capture onto a defended square
 		}
-		return true, captureValue[apt]
+		if !mine.MoreThanOne() {
+			return true, captureValue[apt] // they take back, and it ends
+		}
+		// They take back with their only attacker, unless it is the king
+		// (side has attackers left), and side takes it.
+		bpt := b.pos.PieceAt(theirs.LSB()).Type()
+		if bpt == kifu.King {
+			return true, 0
+		}
+		return true, max(0, captureValue[apt]-captureValue[bpt])
 	}
 	// vals[i] is the value of the piece taken by capture i+1: the piece
 	// that made capture i. At most 20 pieces can ever attack one square

@@ -243,6 +243,18 @@ func BishopAttacks(s Square, occ Bitboard) Bitboard {
 // PawnAttacks returns the square a pawn of color c on s attacks.
 func PawnAttacks(c Color, s Square) Bitboard { return pawnAttacks[c][s] }
 
+// PawnsAttacks returns the squares attacked by pawns of color c standing
+// on the squares of pawns (the square in front of each), at once. No pawn
+// may stand on its last rank.
+func PawnsAttacks(c Color, pawns Bitboard) Bitboard {
+	// A pawn is never on its last rank, so shifting by one square never
+	// crosses into another file (see genPawnMoves).
+	if c == Black {
+		return Bitboard{pawns.lo>>1 | (pawns.hi&1)<<62, pawns.hi >> 1}
+	}
+	return Bitboard{pawns.lo << 1 & loMask, (pawns.hi<<1 | pawns.lo>>62) & hiMask}
+}
+
 // KnightAttacks returns the squares a knight of color c on s attacks.
 func KnightAttacks(c Color, s Square) Bitboard { return knightAttacks[c][s] }
 

@@ -50,6 +50,24 @@ func BenchmarkGenerateLegal(b *testing.B) {
 	}
 }
 
+// BenchmarkGenerateTargets fills Targets (the LegalAll moves as
+// destination sets) for one corpus position per operation and checks the
+// count: compare with BenchmarkGenerateLegal/LegalAll.
+func BenchmarkGenerateTargets(b *testing.B) {
+	ps, nAll, _ := benchPositions(b)
+	var t Targets
+	var i int
+	b.ReportAllocs()
+	for b.Loop() {
+		k := i % len(ps)
+		ps[k].GenerateTargets(&t)
+		if i < len(ps) && t.Count() != nAll[k] {
+			b.Fatalf("%s: %d moves, want %d", ps[k].SFEN(), t.Count(), nAll[k])
+		}
+		i++
+	}
+}
+
 // BenchmarkGenerateKinds measures the other kinds on the same positions.
 func BenchmarkGenerateKinds(b *testing.B) {
 	ps, _, _ := benchPositions(b)

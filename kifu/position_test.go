@@ -273,6 +273,24 @@ func filterMoves(ms []Move, keep func(Move) bool) []Move {
 // with the brute force. It leaves p unchanged.
 func checkGenerator(p *Position, brute bool) error {
 	var buf [MaxMoves]Move
+	// GenerateTargets gives the moves of LegalAll in the same order.
+	var tg Targets
+	p.GenerateTargets(&tg)
+	if got, want := tg.Moves(p, nil), p.GenerateMoves(LegalAll, nil); !slices.Equal(got, want) {
+		return fmt.Errorf("GenerateTargets gives %v\nLegalAll %v", got, want)
+	} else if tg.Count() != len(want) {
+		return fmt.Errorf("Targets.Count() = %d, want %d", tg.Count(), len(want))
+	}
+	var attacked Bitboard
+	for s := Square(0); s < SquareNB; s++ {
+		if p.IsAttacked(p.side.Opp(), s, p.occupied) {
+			attacked = attacked.Set(s)
+		}
+	}
+	var tg2 Targets
+	if p.GenerateTargetsAttacked(&tg2, attacked); tg2 != tg {
+		return fmt.Errorf("GenerateTargetsAttacked differs from GenerateTargets")
+	}
 	gen := func(k GenKind) []Move { return sortedMoves(p.GenerateMoves(k, buf[:0])) }
 	all := gen(LegalAll)
 	if len(all) > MaxMoves {
@@ -584,4 +602,24 @@ func sign(x int) int {
 		return -1
 	}
 	return 0
+}
+
+// TestPawnsAttacks checks PawnsAttacks against PawnAttacks on random sets
+// of pawns, none on its last rank.
+func TestPawnsAttacks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	for range 2000 {
+		for c := Black; c <= White; c++ {
+			var pawns, want Bitboard
+			for s := Square(0); s < SquareNB; s++ {
+				if s.RelativeRank(c) > 1 && rng.IntN(3) == 0 {
+					pawns = pawns.Set(s)
+					want = want.Or(PawnAttacks(c, s))
+				}
+			}
+			if got := PawnsAttacks(c, pawns); got != want {
+				t.Fatalf("PawnsAttacks(%v,\n%v) =\n%vwant\n%v", c, pawns, got, want)
+			}
+		}
+	}
 }
