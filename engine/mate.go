@@ -34,9 +34,12 @@ func (s MateStatus) String() string {
 type MateLimits struct {
 	Nodes uint64
 	Time  time.Duration
-	// Stop, if set, stops the search like MateSolver.Stop when it turns
-	// true (the main search passes its own stop flag).
-	Stop *atomic.Bool
+	// Abort, if set, is polled every 256 nodes: true stops the search
+	// like MateSolver.Stop (the main search's stop flag and clock).
+	Abort func() bool
+	// NoPV skips the mating line: a MateFound result then has Move and
+	// Length but no PV (the main search's interior mate searches).
+	NoPV bool
 }
 
 // MateResult is the outcome of MateSolver.Solve.
@@ -44,10 +47,16 @@ type MateResult struct {
 	Status MateStatus
 	// PV is, for MateFound, a mating line: checks of the side to move and
 	// the defender's replies, the defender resisting as long as the proof
-	// says it can, ending in checkmate. It has odd length.
-	PV    []kifu.Move
-	Nodes uint64
-	Time  time.Duration
+	// says it can, ending in checkmate. It has odd length. It shares the
+	// solver's memory: it is valid until the next Solve.
+	PV []kifu.Move
+	// Move is the first move of a mate, and Length the number of plies
+	// of the mate the proof found (len(PV) with a PV; not necessarily the
+	// shortest mate).
+	Move   kifu.Move
+	Length int
+	Nodes  uint64
+	Time   time.Duration
 }
 
 // maxMatePly bounds the depth of the mate search's path. A line that
@@ -91,14 +100,18 @@ type MateSolver struct {
 	path     [maxMatePly + 1]uint64 // full keys of the positions on the path
 	scratch  [kifu.MaxMoves]kifu.Move
 	pvMoves  [kifu.MaxMoves]kifu.Move
+	pv       [maxMatePly]kifu.Move
 	pos      *kifu.Position
 	attacker kifu.Color
 	nodes    uint64
+	nextPoll uint64 // node count of the next look at the clock
 	maxNodes uint64
 	deadline int64 // unix nanos; 0 = none
 	stopped  atomic.Bool
-	ext      *atomic.Bool
+	abort    func() bool
 	aborted  bool
+	// rootChildren is the number of moves of the root's frame.
+	rootChildren int
 }
 
 // NewMateSolver returns a solver whose table takes about hashMB megabytes.
@@ -126,25 +139,37 @@ func (s *MateSolver) Solve(pos *kifu.Position, lim MateLimits) MateResult {
 	s.pos = pos
 	s.attacker = pos.SideToMove()
 	s.nodes = 0
+	s.nextPoll = 256
 	s.maxNodes = lim.Nodes
 	s.deadline = 0
 	if lim.Time > 0 {
 		s.deadline = start.Add(lim.Time).UnixNano()
 	}
 	s.stopped.Store(false)
-	s.ext = lim.Stop
+	s.abort = lim.Abort
 	s.aborted = false
 	s.tt.gen++
 	res := MateResult{Status: MateUnknown}
 	v := s.mid(0, mateInf, mateInf)
 	switch {
+	case v.proven() && lim.NoPV:
+		res.Status = MateFound
+		res.Length = int(v.length)
+		for _, c := range s.frames[0].children[:s.rootChildren] {
+			if c.v.proven() && c.v.length+1 == v.length {
+				res.Move = c.move
+				break
+			}
+		}
 	case v.proven():
 		if s.maxNodes > 0 {
-			s.maxNodes += max(s.maxNodes/2, 10000) // room to prove lost parts of the line again
+			s.maxNodes += max(s.maxNodes/2, 1000) // room to prove lost parts of the line again
 		}
 		if pv, ok := s.principalVariation(); ok {
 			res.Status = MateFound
 			res.PV = pv
+			res.Move = pv[0]
+			res.Length = len(pv)
 		}
 	case v.disproven() && v.taint == 0:
 		res.Status = NoMate
@@ -162,19 +187,22 @@ func (s *MateSolver) frame(ply int) *mateFrame {
 	return s.frames[ply]
 }
 
-// checkAbort polls the stop flags, the node limit and, every 1024 nodes,
-// the clock.
+// checkAbort polls the stop flag, the node limit and, every 256 nodes,
+// the clock and the caller's Abort.
 func (s *MateSolver) checkAbort() bool {
 	if s.aborted {
 		return true
 	}
 	switch {
-	case s.stopped.Load(), s.ext != nil && s.ext.Load():
+	case s.stopped.Load():
 		s.aborted = true
 	case s.maxNodes > 0 && s.nodes >= s.maxNodes:
 		s.aborted = true
-	case s.deadline != 0 && s.nodes%1024 == 0 && time.Now().UnixNano() >= s.deadline:
-		s.aborted = true
+	case s.nodes >= s.nextPoll:
+		s.nextPoll = s.nodes + 256
+		if s.deadline != 0 && time.Now().UnixNano() >= s.deadline || s.abort != nil && s.abort() {
+			s.aborted = true
+		}
 	}
 	return s.aborted
 }
@@ -201,6 +229,9 @@ func (s *MateSolver) mid(ply int, thpn, thdn uint32) mateValue {
 	path := s.path[:ply+1]
 	f := s.frame(ply)
 	children := f.children[:s.expand(f, ply, or)]
+	if ply == 0 {
+		s.rootChildren = len(children)
+	}
 	if len(children) == 0 {
 		v := mateValue{pn: mateInf, hand: hand} // no check: not mate
 		if !or {
@@ -424,12 +455,15 @@ func (s *MateSolver) expand(f *mateFrame, ply int, or bool) int {
 		} else if v, _, ok := s.tt.lookup(c.key, h, path); ok {
 			c.v = v
 		} else if or {
+			// The estimate costs a move generation: it is stored, so that
+			// the next visit of this node finds it.
 			n := len(pos.GenerateMoves(evasionKind, s.scratch[:0]))
 			if n == 0 {
 				c.v = mateValue{dn: mateInf, hand: s.interposeHand(0)}
 			} else {
 				c.v = mateValue{pn: uint32(n), dn: 1, hand: h}
 			}
+			s.tt.store(c.key, h, c.v, 0, 0, path)
 		} else {
 			c.v = mateValue{pn: 1, dn: 1, hand: h}
 		}
@@ -457,7 +491,7 @@ func (s *MateSolver) repeated(ply int) int {
 // reports false if the line could not be completed.
 func (s *MateSolver) principalVariation() ([]kifu.Move, bool) {
 	pos := s.pos
-	var pv []kifu.Move
+	pv := s.pv[:0]
 	defer func() {
 		for range pv {
 			pos.UndoMove()
@@ -477,8 +511,7 @@ func (s *MateSolver) principalVariation() ([]kifu.Move, bool) {
 			}
 		}
 		if done {
-			line := append([]kifu.Move(nil), pv...)
-			return line, len(line)%2 == 1
+			return pv, len(pv)%2 == 1
 		}
 		pos.DoMove(m)
 		pv = append(pv, m)

@@ -49,8 +49,7 @@ type mateEntry struct {
 	move   kifu.Move16 // the proving move, or the move searched last
 	length uint16
 	taint  uint16
-	gen    uint8
-	_      uint8
+	gen    uint16
 	repKey uint32 // upper half of the key of the ancestor a taint needs
 	work   uint32 // nodes searched below the entry, for replacement
 }
@@ -66,7 +65,7 @@ type mateCluster [mateClusterSize]mateEntry
 type mateTable struct {
 	clusters []mateCluster
 	mask     uint64
-	gen      uint8
+	gen      uint16 // one per search, for path-dependent entries and replacement
 }
 
 func newMateTable(mb int) *mateTable {

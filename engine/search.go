@@ -116,9 +116,10 @@ type frame struct {
 // Searcher searches one position at a time. It owns its transposition
 // table and per-ply stacks; it is not safe for concurrent use, except Stop.
 type Searcher struct {
-	TT     *TT
-	Coster Coster
-	Mode   Mode
+	TT        *TT
+	Coster    Coster
+	Mode      Mode
+	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
 
 	pos      *kifu.Position
 	limits   Limits
@@ -147,7 +148,7 @@ type Searcher struct {
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	return &Searcher{TT: NewTT(hashMB), Coster: c}
+	return &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks()}
 }
 
 // Stop makes a running search return as soon as possible. It is safe to
@@ -180,7 +181,7 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 	s.pos = pos
 	s.limits = limits
 	s.start = time.Now()
-	s.nodes = 0
+	s.nodes, s.mateNodes = 0, 0
 	s.aborted = false
 	s.stopped.Store(false)
 	s.infinite.Store(limits.Infinite)
@@ -210,6 +211,9 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 		return s.finish(res)
 	}
 	res.Move = moves[0]
+	if s.rootMate(&res, info) {
+		return s.finish(res)
+	}
 	maxBudget := limits.MaxBudget
 	if maxBudget <= 0 {
 		maxBudget = 64 * HalfCost
@@ -368,6 +372,9 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 				return v
 			}
 		}
+	}
+	if v, ok := s.interiorMate(ply, &budget, inCheck, key); ok {
+		return v
 	}
 	moves := pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	n := len(moves)

@@ -57,7 +57,8 @@ type usi struct {
 	released bool
 	ponder   bool // the running search is a ponder search (not hit yet)
 	clock    Clock
-	silent   bool // gameover: do not report the move
+	silent   bool   // gameover: do not report the move
+	stop     func() // stops the running search (Searcher.Stop or MateSolver.Stop)
 }
 
 // lineWriter serialises output lines from the loop and the search.
@@ -140,6 +141,7 @@ func (u *usi) handle(line string) (quit bool) {
 func (u *usi) searcher() *Searcher {
 	if u.srch == nil {
 		u.srch = NewSearcher(u.opts.int("USI_Hash"), u.cfg.Coster)
+		u.srch.applyMateOptions(u.opts)
 	}
 	return u.srch
 }
@@ -170,6 +172,9 @@ func (u *usi) setOption(args []string) {
 	if n == "USI_Hash" && u.srch != nil {
 		u.srch.TT.Resize(u.opts.int("USI_Hash"))
 	}
+	if u.srch != nil {
+		u.srch.applyMateOptions(u.opts)
+	}
 }
 
 // goParams are the arguments of a "go" command.
@@ -180,6 +185,7 @@ type goParams struct {
 	infinite bool
 	ponder   bool
 	mate     bool
+	mateTime time.Duration // go mate <ms>; 0 with mate set: go mate infinite
 	perft    int
 }
 
@@ -242,8 +248,15 @@ func parseGo(args []string) (goParams, error) {
 			g.ponder = true
 		case "mate":
 			g.mate = true
+			if i+1 < len(args) && args[i+1] != "infinite" {
+				d, err = ms(i)
+				if err != nil {
+					return g, err
+				}
+				g.mateTime = d
+			}
 			if i+1 < len(args) {
-				i++ // "infinite" or a time in ms
+				i++
 			}
 		default:
 			return g, fmt.Errorf("unknown go parameter %q", args[i])
@@ -266,7 +279,7 @@ func (u *usi) goCmd(args []string) {
 		u.out.println("info string perft %d nodes %d time %d", g.perft, n, time.Since(start).Milliseconds())
 		return
 	case g.mate:
-		u.out.println("checkmate notimplemented")
+		u.goMate(g.mateTime)
 		return
 	}
 	s := u.searcher()
@@ -288,6 +301,7 @@ func (u *usi) goCmd(args []string) {
 	u.ponder = g.ponder
 	u.clock = g.clock
 	u.silent = false
+	u.stop = s.Stop
 	if !limits.Infinite {
 		close(u.release)
 		u.released = true
@@ -308,6 +322,65 @@ func (u *usi) goCmd(args []string) {
 			u.out.println("%s", formatBestMove(res, u.opts.bool("USI_Ponder")))
 		}
 	}()
+}
+
+// goMate answers "go mate": a df-pn mate search of the position for the
+// side to move, for up to limit (0: until "stop"), answered with
+// "checkmate <moves>", "checkmate nomate" or "checkmate timeout" (also
+// after "stop"). An infinite mate search is stopped by any command that
+// needs the engine idle, as an infinite search is.
+func (u *usi) goMate(limit time.Duration) {
+	ms := u.searcher().Mate
+	u.mu.Lock()
+	u.running = true
+	u.done = make(chan struct{})
+	u.release = make(chan struct{})
+	u.released = limit > 0
+	if u.released {
+		close(u.release)
+	}
+	u.ponder = false
+	u.silent = false
+	u.stop = ms.Stop
+	done := u.done
+	u.mu.Unlock()
+
+	pos := u.pos.Clone()
+	go func() {
+		defer close(done)
+		res := ms.Solve(pos, MateLimits{Time: limit})
+		u.mu.Lock()
+		silent := u.silent
+		u.running = false
+		u.mu.Unlock()
+		if silent {
+			return
+		}
+		ms := res.Time.Milliseconds()
+		nps := uint64(0)
+		if ms > 0 {
+			nps = res.Nodes * 1000 / uint64(ms)
+		}
+		u.out.println("info time %d nodes %d nps %d", ms, res.Nodes, nps)
+		u.out.println("%s", formatCheckmate(res))
+	}()
+}
+
+// formatCheckmate renders the answer to "go mate".
+func formatCheckmate(r MateResult) string {
+	switch r.Status {
+	case MateFound:
+		var b strings.Builder
+		b.WriteString("checkmate")
+		for _, m := range r.PV {
+			b.WriteByte(' ')
+			b.WriteString(m.USI())
+		}
+		return b.String()
+	case NoMate:
+		return "checkmate nomate"
+	}
+	return "checkmate timeout"
 }
 
 // finishSearch lets a running timed search finish and report its move; a
@@ -344,8 +417,9 @@ func (u *usi) stopSearch(silent bool) {
 		close(u.release)
 		u.released = true
 	}
+	stop := u.stop
 	u.mu.Unlock()
-	u.srch.Stop()
+	stop()
 	<-done
 }
 
