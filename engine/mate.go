@@ -40,6 +40,10 @@ type MateLimits struct {
 	// NoPV skips the mating line: a MateFound result then has Move and
 	// Length but no PV (the main search's interior mate searches).
 	NoPV bool
+	// MaxPly, if not zero, looks only for mates within MaxPly plies; a
+	// longer mate is not found, and the answer is then MateUnknown rather
+	// than NoMate.
+	MaxPly int
 }
 
 // MateResult is the outcome of MateSolver.Solve.
@@ -47,8 +51,11 @@ type MateResult struct {
 	Status MateStatus
 	// PV is, for MateFound, a mating line: checks of the side to move and
 	// the defender's replies, the defender resisting as long as the proof
-	// says it can, ending in checkmate. It has odd length. It shares the
-	// solver's memory: it is valid until the next Solve.
+	// says it can, ending in checkmate. It has odd length. After the
+	// proof, Solve looks for shorter mates (within as many nodes again as
+	// the proof took, and at least minShorten): the line is the shortest mate it found, not
+	// necessarily the shortest there is. It shares the solver's memory: it
+	// is valid until the next Solve.
 	PV []kifu.Move
 	// Move is the first move of a mate, and Length the number of plies
 	// of the mate the proof found (len(PV) with a PV; not necessarily the
@@ -58,6 +65,10 @@ type MateResult struct {
 	Nodes  uint64
 	Time   time.Duration
 }
+
+// minShorten is the least number of nodes Solve spends looking for a
+// shorter mate than the one its proof found.
+const minShorten = 2000
 
 // maxMatePly bounds the depth of the mate search's path. A line that
 // reaches it counts as no mate for this search only (a MateUnknown
@@ -100,7 +111,8 @@ type MateSolver struct {
 	path     [maxMatePly + 1]uint64 // full keys of the positions on the path
 	scratch  [kifu.MaxMoves]kifu.Move
 	pvMoves  [kifu.MaxMoves]kifu.Move
-	pv       [maxMatePly]kifu.Move
+	pv       [maxMatePly]kifu.Move // principalVariation's line
+	bestPV   [maxMatePly]kifu.Move // the shortest line of a Solve
 	pos      *kifu.Position
 	attacker kifu.Color
 	nodes    uint64
@@ -112,6 +124,7 @@ type MateSolver struct {
 	aborted  bool
 	// rootChildren is the number of moves of the root's frame.
 	rootChildren int
+	maxPly       int // the path's depth limit of this search
 }
 
 // NewMateSolver returns a solver whose table takes about hashMB megabytes.
@@ -147,10 +160,12 @@ func (s *MateSolver) Solve(pos *kifu.Position, lim MateLimits) MateResult {
 	}
 	s.stopped.Store(false)
 	s.abort = lim.Abort
-	s.aborted = false
-	s.tt.gen++
 	res := MateResult{Status: MateUnknown}
-	v := s.mid(0, mateInf, mateInf)
+	maxPly := maxMatePly
+	if lim.MaxPly > 0 {
+		maxPly = min(lim.MaxPly, maxMatePly)
+	}
+	v := s.run(maxPly)
 	switch {
 	case v.proven() && lim.NoPV:
 		res.Status = MateFound
@@ -162,21 +177,51 @@ func (s *MateSolver) Solve(pos *kifu.Position, lim MateLimits) MateResult {
 			}
 		}
 	case v.proven():
+		proof := s.nodes
 		if s.maxNodes > 0 {
 			s.maxNodes += max(s.maxNodes/2, 1000) // room to prove lost parts of the line again
 		}
-		if pv, ok := s.principalVariation(); ok {
-			res.Status = MateFound
-			res.PV = pv
-			res.Move = pv[0]
-			res.Length = len(pv)
+		pv, ok := s.principalVariation()
+		if !ok {
+			break
 		}
+		res.Status = MateFound
+		res.Length = copy(s.bestPV[:], pv)
+		// Shorter mates: search again for mates of 1, 3, ... plies, as
+		// long as they are shorter and the extra nodes do not exceed the
+		// proof's (or minShorten).
+		budget := s.nodes + max(proof, minShorten)
+		if s.maxNodes > 0 {
+			budget = min(budget, s.maxNodes+minShorten)
+		}
+		for k := 1; k < res.Length && !s.aborted && s.nodes < budget; k += 2 {
+			s.maxNodes = budget
+			if !s.run(k).proven() {
+				continue
+			}
+			if short, ok := s.principalVariation(); ok && len(short) < res.Length {
+				res.Length = copy(s.bestPV[:], short)
+			}
+			break
+		}
+		res.PV = s.bestPV[:res.Length]
+		res.Move = res.PV[0]
 	case v.disproven() && v.taint == 0:
 		res.Status = NoMate
 	}
 	res.Nodes = s.nodes
 	res.Time = time.Since(start)
 	return res
+}
+
+// run searches the root (s.pos, whose side to move is s.attacker) with
+// the path's depth limited to maxPly, as one search of the table (tainted
+// entries of other runs do not count).
+func (s *MateSolver) run(maxPly int) mateValue {
+	s.maxPly = maxPly
+	s.aborted = false
+	s.tt.gen++
+	return s.mid(0, mateInf, mateInf)
 }
 
 // frame returns the scratch space of ply, allocating it on first use.
@@ -223,7 +268,7 @@ func (s *MateSolver) mid(ply int, thpn, thdn uint32) mateValue {
 	hand := pos.Hand(s.attacker)
 	or := pos.SideToMove() == s.attacker
 	s.path[ply] = pos.Key()
-	if ply >= maxMatePly {
+	if ply >= s.maxPly {
 		return mateValue{pn: mateInf, hand: hand, taint: taintDepthLimit}
 	}
 	path := s.path[:ply+1]
@@ -452,7 +497,7 @@ func (s *MateSolver) expand(f *mateFrame, ply int, or bool) int {
 		h := pos.Hand(s.attacker)
 		if d := s.repeated(ply + 1); d >= 0 {
 			c.v = mateValue{pn: mateInf, hand: h, taint: uint16(d + 2)}
-		} else if v, _, ok := s.tt.lookup(c.key, h, path); ok {
+		} else if v, _, ok := s.tt.lookup(c.key, h, path, s.maxPly-ply-1); ok {
 			c.v = v
 		} else if or {
 			// The estimate costs a move generation: it is stored, so that
@@ -497,7 +542,7 @@ func (s *MateSolver) principalVariation() ([]kifu.Move, bool) {
 			pos.UndoMove()
 		}
 	}()
-	for ply := 0; ply < maxMatePly; ply++ {
+	for ply := 0; ply <= s.maxPly; ply++ {
 		s.path[ply] = pos.Key()
 		or := pos.SideToMove() == s.attacker
 		m, done, ok := s.pvMove(ply, or)
@@ -512,6 +557,9 @@ func (s *MateSolver) principalVariation() ([]kifu.Move, bool) {
 		}
 		if done {
 			return pv, len(pv)%2 == 1
+		}
+		if ply == s.maxPly {
+			break
 		}
 		pos.DoMove(m)
 		pv = append(pv, m)
@@ -537,7 +585,7 @@ func (s *MateSolver) pvMove(ply int, or bool) (m kifu.Move, done, ok bool) {
 	best, bestLen, bestRep := kifu.MoveNone, 0, false
 	for _, mv := range moves {
 		pos.DoMove(mv)
-		v, _, found := s.tt.lookup(pos.BoardKey(), pos.Hand(s.attacker), path)
+		v, _, found := s.tt.lookup(pos.BoardKey(), pos.Hand(s.attacker), path, s.maxPly-ply-1)
 		if !found && or && len(pos.GenerateMoves(evasionKind, s.scratch[:0])) == 0 {
 			v, found = mateValue{dn: mateInf}, true // mate in one: expand does not store it
 		}

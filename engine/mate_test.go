@@ -4,14 +4,16 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 var (
-	mateGames = flag.Int("mate.games", 60, "games of the shared corpus whose endings TestMateAgainstBruteForce solves")
+	mateGames = flag.Int("mate.games", 25, "games of the shared corpus whose endings TestMateAgainstBruteForce solves")
 	mateDepth = flag.Int("mate.depth", 3, "plies of the brute-force mate search that TestMateAgainstBruteForce compares with")
 )
 
@@ -118,7 +120,13 @@ var mateProblems = []struct {
 	{"lance drop", "8k/6+R2/9/9/9/9/9/9/9 b L2b4g4s4n3l18pr 1", MateFound, 1},
 	// White to move mates with G*5h, guarded by the pawn on 5g.
 	{"white to move", "9/9/9/9/9/9/4p4/9/4K4 w 2r2b4g4s4n4l17p 1", MateFound, 1},
-	{"silvers beside the king", "3sks3/9/4+P4/9/9/9/9/9/9 b GR2b3g2s4n4l17pr 1", MateFound, 0},
+	// R*5b, the silver takes it, G*4b: the silver left 4a.
+	{"mate in 3", "3sks3/9/4+P4/9/9/9/9/9/9 b GR2b3g2s4n4l17pr 1", MateFound, 3},
+	// The same corner as "uchifuzume", with the pawn on the board: pushing
+	// it to mate (突き歩詰め) is legal.
+	{"pawn push mate", "8k/6+R2/8P/9/9/9/9/9/9 b 2b4g4s4n4l16pr 1", MateFound, 1},
+	// "uchifuzume" turned round: White's P*9h would be the only mate.
+	{"uchifuzume for White", "9/9/9/9/9/9/9/2+r6/K8 w R2B4G4S4N4L17Pp 1", NoMate, 0},
 }
 
 func TestMateProblems(t *testing.T) {
@@ -142,6 +150,84 @@ func TestMateProblems(t *testing.T) {
 					t.Errorf("line %s, want length %d", usiLine(res.PV), tt.length)
 				}
 				t.Logf("%s (%d nodes)", usiLine(res.PV), res.Nodes)
+			}
+			// The brute force agrees: no mate within 5 plies, or none
+			// shorter than the length and one of the length.
+			depth, want := 5, false
+			if tt.want == MateFound {
+				depth, want = tt.length, true
+			}
+			for d := 1; d <= depth; d += 2 {
+				budget := 1_000_000
+				mate, ok := bruteMate(pos, d, &budget)
+				if !ok {
+					t.Fatalf("the brute force ran out of positions at %d plies", d)
+				}
+				if mate != (want && d == depth) {
+					t.Errorf("the brute force says mate=%v within %d plies", mate, d)
+				}
+			}
+		})
+	}
+}
+
+// gameMates are positions from the endings of real games of the shared
+// corpus (copied, so that the test does not need it), where the side to
+// move mates. shortest is the length of the shortest mate where the brute
+// force confirmed it (it takes too long beyond 7 plies); line is the
+// length of the solver's line otherwise (which may be longer than the
+// shortest mate).
+var gameMates = []struct {
+	name, sfen     string
+	shortest, line int
+}{
+	{"3 plies", "l6nl/4S4/7pp/1pppG4/p4pp2/P1PPP4/KP4B1P/1ggk5/LN6+r w RNbg3snl4p 114", 3, 0},
+	{"5 plies", "l4R3/4R4/6k2/2G2pg1l/5n3/PKS1P4/L1S2P3/2P2+p3/1N6L b 2GN12P2b2sn 251", 5, 0},
+	{"5 plies, drops", "+S2nk3l/9/6+Rpp/1npP5/3Ng2P1/P1Pp5/1P6P/1KS6/LN1G4L b GPr2bg2sl7p 117", 5, 0},
+	{"7 plies", "l3+B3S/7+Bp/6gs1/p1P2pppk/1p2s1l1n/1P5PK/4P3N/4G4/4G4 b 2RGS2N2LP7p 169", 7, 0},
+	{"7 plies, promoted pawn", "1ns6/l4G1k1/pp3s1pl/4+Ppp1p/1PPN5/1NS2P3/P2G2PPP/1B4SK1/L3+pG1NL b BGP2r2p 91", 7, 0},
+	{"9 plies", "l3+B2+BS/8p/6gsk/p1P2ppp1/1p2s1l1n/1P5PK/4P3N/4G4/4G4 b 2RGS2N2LP7p 167", 0, 9},
+	{"9 plies, pawns in hand", "1R4Snl/l4gk1p/4pgpp1/5p2P/2PpN2N1/P3S2P1/1S+b1bR3/LG7/K1s5L b 4Pgn4p 139", 0, 9},
+	{"13 plies", "l1n5l/1s7/kpp5p/p1GB5/1P1BP4/PKn6/3PR1P1P/9/L3GP3 b R2G3SNL5Pn2p 215", 0, 13},
+	{"17 plies", "7+R1/3r2+P2/2ngp4/2p1s1p2/1p1p5/2N1Sk3/sPNPPs+b2/1g1GG4/3K5 b BL4Pn3l5p 133", 0, 17},
+	{"17 plies, king in the open", "6snl/2p3gb1/p+Rrkpppp1/8p/9/4+n1S2/PGSp1PP1P/1B2P4/LN2KG1NL b GS3Pl2p 93", 0, 17},
+	{"21 plies", "+S2nk3l/9/6+Rpp/1npP5/3Npg1P1/P1Pp5/1P6P/1KS1R4/LN1G4L b G2bg2sl7p 115", 0, 21},
+	{"23 plies, White", "9/1K4g1+B/3pkspp1/1p2ppn1p/9/1l1P4P/9/3s5/+lN3g1NL w 2RGbg2snl9p 192", 0, 23},
+	{"39 plies", "1n5+Rl/l3RS3/p4p1p1/3gp1gkp/1p3Pp2/P2pPsnKP/1P4PPn/L1S1G1G2/7SL b BNPb2p 97", 0, 39},
+}
+
+// TestMateGameEndings solves the gameMates with a fresh table each: the
+// mate must be found within the node limit, its line must be a legal mate
+// of the shortest length where that is known, and for the shorter mates
+// the whole proof is replayed (every defence along it).
+func TestMateGameEndings(t *testing.T) {
+	for _, tt := range gameMates {
+		t.Run(tt.name, func(t *testing.T) {
+			pos, err := kifu.ParseSFEN(tt.sfen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := NewMateSolver(16)
+			res := s.Solve(pos, MateLimits{Nodes: 500000})
+			if res.Status != MateFound {
+				t.Fatalf("%v after %d nodes", res.Status, res.Nodes)
+			}
+			line := slices.Clone(res.PV)
+			checkMateLine(t, pos, line)
+			t.Logf("%d plies, %d nodes: %s", len(line), res.Nodes, usiLine(line))
+			switch {
+			case tt.shortest > 0 && len(line) != tt.shortest:
+				t.Errorf("line of %d plies, the shortest mate has %d", len(line), tt.shortest)
+			case tt.line > 0 && len(line) > tt.line:
+				t.Errorf("line of %d plies, longer than the %d found before", len(line), tt.line)
+			}
+			if len(line) <= 13 {
+				budget := 3000
+				if !verifyProof(t, s, pos, len(line), &budget) && !t.Failed() {
+					t.Logf("proof replay inconclusive (budget)")
+				} else if !t.Failed() {
+					t.Logf("proof replayed: %d positions", 3000-budget)
+				}
 			}
 		})
 	}
@@ -178,7 +264,7 @@ func TestMateAgainstBruteForce(t *testing.T) {
 	var found, nomate, unknown, checked int
 	for _, pos := range positions {
 		sfen := pos.SFEN()
-		res := s.Solve(pos, MateLimits{Nodes: 50000})
+		res := s.Solve(pos, MateLimits{Nodes: 20000})
 		if pos.SFEN() != sfen {
 			t.Fatalf("%s: position not restored", sfen)
 		}
@@ -297,4 +383,122 @@ func BenchmarkMateEndings(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	b.ReportMetric(float64(found), "mates")
+}
+
+// verifyProof replays the whole proof that the side to move of pos mates
+// within plies plies, not only one line of it: at the attacker's turn the
+// solver's first move of a mate within the plies left (a legal check), at
+// the defender's every legal reply, down to checkmate. budget counts the
+// positions it may visit; when it runs out, or the solver needs more than
+// its nodes to find a mate it had proven, ok is false and the
+// verification is inconclusive. It fails t where the proof breaks.
+func verifyProof(t *testing.T, s *MateSolver, pos *kifu.Position, plies int, budget *int) (ok bool) {
+	t.Helper()
+	if *budget--; *budget < 0 {
+		return false
+	}
+	res := s.Solve(pos, MateLimits{Nodes: 200000, MaxPly: plies})
+	switch {
+	case res.Status == MateUnknown:
+		return false
+	case res.Status == NoMate:
+		t.Errorf("%s: no mate within %d plies in a proven line", pos.SFEN(), plies)
+		return false
+	}
+	m := res.PV[0]
+	if legal, why := pos.IsLegal(m); !legal || !pos.GivesCheck(m) {
+		t.Errorf("%s: mating move %s is illegal (%v) or no check", pos.SFEN(), m.USI(), why)
+		return false
+	}
+	pos.DoMove(m)
+	defer pos.UndoMove()
+	var buf [kifu.MaxMoves]kifu.Move
+	replies := slices.Clone(pos.GenerateMoves(kifu.LegalAll, buf[:0]))
+	if len(replies) == 0 {
+		return true
+	}
+	if plies < 3 {
+		t.Errorf("%s: %s leaves %d replies with no ply left", pos.SFEN(), m.USI(), len(replies))
+		return false
+	}
+	for _, r := range replies {
+		pos.DoMove(r)
+		ok := verifyProof(t, s, pos, plies-2, budget)
+		pos.UndoMove()
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// hardMateSFEN is a position from a real game whose mate (29 plies) the
+// solver proves only after more than 400000 nodes from an empty table.
+const hardMateSFEN = "l1+P2k1nl/5b1s1/2N+Npp2p/p5p2/2P6/PRG2P3/2S1P1P+pP/8L/L1+b3sNK b RG2P2gs3p 133"
+
+// TestUSIGoMate speaks "go mate" to the protocol loop: a mate is answered
+// with its line (a legal mate), a position without one with "nomate", a
+// time limit or a "stop" (even one sent before the search could start)
+// with "timeout", and a malformed time is ignored.
+func TestUSIGoMate(t *testing.T) {
+	p := startLoop(t, Config{})
+	p.send("usi", "isready")
+	p.expect("readyok", 5*time.Second)
+	for _, tt := range []struct{ name, sfen, want string }{
+		{"mate in one", mateProblems[0].sfen, "checkmate G*5b"},
+		{"no mate", mateProblems[1].sfen, "checkmate nomate"},
+		{"uchifuzume", mateProblems[3].sfen, "checkmate nomate"},
+		{"mate in 13", gameMates[7].sfen, "checkmate "},
+		{"time out", hardMateSFEN, "checkmate timeout"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			limit := "10000"
+			if tt.sfen == hardMateSFEN {
+				limit = "50"
+			}
+			p.send("position sfen "+tt.sfen, "go mate "+limit)
+			got := p.expect("checkmate", 20*time.Second)
+			if !strings.HasPrefix(got, tt.want) {
+				t.Fatalf("%q, want %q", got, tt.want)
+			}
+			if tt.want != "checkmate " {
+				return
+			}
+			pos, err := kifu.ParseSFEN(tt.sfen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var line []kifu.Move
+			q := pos.Clone()
+			for _, f := range strings.Fields(got)[1:] {
+				m, err := q.ParseUSIMove(f)
+				if err != nil {
+					t.Fatalf("%q: %v", got, err)
+				}
+				q.DoMove(m)
+				line = append(line, m)
+			}
+			checkMateLine(t, pos, line)
+		})
+	}
+	t.Run("stop", func(t *testing.T) {
+		p.send("position sfen "+hardMateSFEN, "go mate infinite")
+		time.Sleep(100 * time.Millisecond)
+		p.send("stop")
+		if got := p.expect("checkmate", 2*time.Second); got != "checkmate timeout" {
+			t.Errorf("%q after stop, want checkmate timeout", got)
+		}
+		p.send("go mate infinite", "stop")
+		if got := p.expect("checkmate", 2*time.Second); got != "checkmate timeout" {
+			t.Errorf("%q after an immediate stop, want checkmate timeout", got)
+		}
+	})
+	t.Run("malformed", func(t *testing.T) {
+		p.send("go mate abc")
+		if got := p.expect("info string", time.Second); !strings.Contains(got, "ignored go") {
+			t.Errorf("%q, want the go ignored", got)
+		}
+		p.send("isready")
+		p.expect("readyok", time.Second)
+	})
 }

@@ -96,14 +96,14 @@ func handCovers(a, b kifu.Hand) bool {
 }
 
 // lookup returns what the table knows about the board key with the
-// attacker's hand: a proof whose hand hand covers, a disproof whose hand
-// covers hand (a path-dependent one only for the same hand and while its
-// ancestor is on the path: see mateValue), or the entry for exactly this
-// hand. path holds the full keys of the positions on the current path, by
-// ply.
-func (t *mateTable) lookup(key uint64, hand kifu.Hand, path []uint64) (mateValue, kifu.Move16, bool) {
+// attacker's hand: a proof whose hand hand covers (of at most maxLen
+// plies; the shortest there is), a disproof whose hand covers hand (a
+// path-dependent one only for the same hand and while its ancestor is on
+// the path: see mateValue), or the entry for exactly this hand. path
+// holds the full keys of the positions on the current path, by ply.
+func (t *mateTable) lookup(key uint64, hand kifu.Hand, path []uint64, maxLen int) (mateValue, kifu.Move16, bool) {
 	c := &t.clusters[key&t.mask]
-	var exact *mateEntry
+	var exact, proof *mateEntry
 	for i := range c {
 		e := &c[i]
 		if e.key != key {
@@ -111,8 +111,8 @@ func (t *mateTable) lookup(key uint64, hand kifu.Hand, path []uint64) (mateValue
 		}
 		switch {
 		case e.pn == 0:
-			if handCovers(hand, e.hand) {
-				return e.value(), e.move, true
+			if int(e.length) <= maxLen && handCovers(hand, e.hand) && (proof == nil || e.length < proof.length) {
+				proof = e
 			}
 		case e.dn == 0:
 			if e.taint != 0 {
@@ -127,6 +127,9 @@ func (t *mateTable) lookup(key uint64, hand kifu.Hand, path []uint64) (mateValue
 		case e.hand == hand:
 			exact = e
 		}
+	}
+	if proof != nil {
+		return proof.value(), proof.move, true
 	}
 	if exact != nil {
 		return exact.value(), exact.move, true

@@ -116,9 +116,10 @@ type frame struct {
 // Searcher searches one position at a time. It owns its transposition
 // table and per-ply stacks; it is not safe for concurrent use, except Stop.
 type Searcher struct {
-	TT        *TT
-	Coster    Coster
-	Mode      Mode
+	TT     *TT
+	Coster Coster
+	Mode   Mode
+
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
 
 	pos      *kifu.Position

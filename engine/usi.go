@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
@@ -331,6 +332,9 @@ func (u *usi) goCmd(args []string) {
 // needs the engine idle, as an infinite search is.
 func (u *usi) goMate(limit time.Duration) {
 	ms := u.searcher().Mate
+	// A flag of this search alone: a "stop" that comes before the search
+	// has started still stops it.
+	stopped := new(atomic.Bool)
 	u.mu.Lock()
 	u.running = true
 	u.done = make(chan struct{})
@@ -341,14 +345,14 @@ func (u *usi) goMate(limit time.Duration) {
 	}
 	u.ponder = false
 	u.silent = false
-	u.stop = ms.Stop
+	u.stop = func() { stopped.Store(true) }
 	done := u.done
 	u.mu.Unlock()
 
 	pos := u.pos.Clone()
 	go func() {
 		defer close(done)
-		res := ms.Solve(pos, MateLimits{Time: limit})
+		res := ms.Solve(pos, MateLimits{Time: limit, Abort: stopped.Load})
 		u.mu.Lock()
 		silent := u.silent
 		u.running = false
