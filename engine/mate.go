@@ -122,6 +122,9 @@ type MateSolver struct {
 	stopped  atomic.Bool
 	abort    func() bool
 	aborted  bool
+	// setKey tells apart the sets of pieces (board and hands) of
+	// positions: see tableKey.
+	setKey uint64
 	// rootChildren is the number of moves of the root's frame.
 	rootChildren int
 	maxPly       int // the path's depth limit of this search
@@ -160,6 +163,7 @@ func (s *MateSolver) Solve(pos *kifu.Position, lim MateLimits) MateResult {
 	}
 	s.stopped.Store(false)
 	s.abort = lim.Abort
+	s.setKey = pieceSetKey(pos)
 	res := MateResult{Status: MateUnknown}
 	maxPly := maxMatePly
 	if lim.MaxPly > 0 {
@@ -224,6 +228,38 @@ func (s *MateSolver) run(maxPly int) mateValue {
 	return s.mid(0, mateInf, mateInf)
 }
 
+// tableKey is the key of the current position in the table: the board
+// (with the side to move) and the set of pieces in play. The table
+// compares the attacker's hand inside an entry, and the defender holds the
+// rest of the set: a problem that leaves pieces out (詰将棋 positions may)
+// must not share entries with a position of the same board and attacker's
+// hand where the defender holds more.
+func (s *MateSolver) tableKey() uint64 { return s.pos.BoardKey() ^ s.setKey }
+
+// pieceSetKey returns a key of the number of pieces of each type, on the
+// board and in hand, of pos; zero for the full set of a game.
+func pieceSetKey(pos *kifu.Position) uint64 {
+	var n [kifu.Gold + 1]int
+	for c := kifu.Black; c <= kifu.White; c++ {
+		for pt := kifu.Pawn; pt <= kifu.Gold; pt++ {
+			n[pt] += pos.Hand(c).Count(pt)
+		}
+	}
+	for bb := pos.Occupied(); bb.Any(); {
+		if pt := pos.PieceAt(bb.Pop()).Type(); pt != kifu.King {
+			n[pt.Unpromote()]++
+		}
+	}
+	var k uint64
+	for pt := kifu.Pawn; pt <= kifu.Gold; pt++ {
+		if d := n[pt] - kifu.MaxHand[pt]; d != 0 {
+			k ^= uint64(d+64) * 0x9e3779b97f4a7c15 * uint64(pt)
+			k = k<<17 | k>>47
+		}
+	}
+	return k
+}
+
 // frame returns the scratch space of ply, allocating it on first use.
 func (s *MateSolver) frame(ply int) *mateFrame {
 	for len(s.frames) <= ply {
@@ -264,7 +300,7 @@ func (s *MateSolver) mid(ply int, thpn, thdn uint32) mateValue {
 	pos := s.pos
 	s.nodes++
 	startNodes := s.nodes
-	key := pos.BoardKey()
+	key := s.tableKey()
 	hand := pos.Hand(s.attacker)
 	or := pos.SideToMove() == s.attacker
 	s.path[ply] = pos.Key()
@@ -493,7 +529,7 @@ func (s *MateSolver) expand(f *mateFrame, ply int, or bool) int {
 		c := &f.children[i]
 		c.move = m
 		pos.DoMove(m)
-		c.key = pos.BoardKey()
+		c.key = s.tableKey()
 		h := pos.Hand(s.attacker)
 		if d := s.repeated(ply + 1); d >= 0 {
 			c.v = mateValue{pn: mateInf, hand: h, taint: uint16(d + 2)}
@@ -585,7 +621,7 @@ func (s *MateSolver) pvMove(ply int, or bool) (m kifu.Move, done, ok bool) {
 	best, bestLen, bestRep := kifu.MoveNone, 0, false
 	for _, mv := range moves {
 		pos.DoMove(mv)
-		v, _, found := s.tt.lookup(pos.BoardKey(), pos.Hand(s.attacker), path, s.maxPly-ply-1)
+		v, _, found := s.tt.lookup(s.tableKey(), pos.Hand(s.attacker), path, s.maxPly-ply-1)
 		if !found && or && len(pos.GenerateMoves(evasionKind, s.scratch[:0])) == 0 {
 			v, found = mateValue{dn: mateInf}, true // mate in one: expand does not store it
 		}

@@ -502,3 +502,135 @@ func TestUSIGoMate(t *testing.T) {
 		p.expect("readyok", time.Second)
 	})
 }
+
+var (
+	mateMatch        = flag.Int("mate.match", 0, "game pairs of TestMateMatch (0: skip)")
+	mateMatchByoyomi = flag.Duration("mate.match.byoyomi", 100*time.Millisecond, "byoyomi per move in TestMateMatch")
+	mateMatchA       = flag.String("mate.match.a", "all", "engine A of TestMateMatch: "+matchConfigs)
+	mateMatchB       = flag.String("mate.match.b", "off", "engine B of TestMateMatch: "+matchConfigs)
+)
+
+const matchConfigs = "all (the defaults), root (the root's mate search only), nothreat (no threat extension), off (no mate search)"
+
+// matchSearcher returns a searcher with the mate searches of a named
+// configuration (see matchConfigs).
+func matchSearcher(t *testing.T, name string) *Searcher {
+	s := newTestSearcher()
+	switch name {
+	case "all":
+	case "root":
+		s.NodeMateNodes = 0
+	case "nothreat":
+		s.noThreat = true
+	case "off":
+		s.RootMateNodes, s.NodeMateNodes = 0, 0
+	default:
+		t.Fatalf("unknown configuration %q: %s", name, matchConfigs)
+	}
+	return s
+}
+
+// TestMateMatch plays engine A against engine B (-mate.match.a, -b: two
+// configurations of the mate searches) from real-game openings, each
+// opening twice with colours swapped, under a byoyomi, and reports A's
+// score. It is an experiment, skipped unless -mate.match is given.
+func TestMateMatch(t *testing.T) {
+	if *mateMatch == 0 {
+		t.Skip("an experiment: run with -mate.match N")
+	}
+	openings := selfplayOpenings(t, *mateMatch)
+	var wins, losses, draws int
+	for gi, start := range openings {
+		for swap := 0; swap < 2; swap++ {
+			players := [2]*Searcher{matchSearcher(t, *mateMatchA), matchSearcher(t, *mateMatchB)}
+			aColor := kifu.Color(swap)
+			pos := start.Clone()
+			result := 0 // +1: A won
+			end := ""
+			for ply := 0; end == ""; ply++ {
+				if ply >= 256 {
+					end = "256 plies"
+					break
+				}
+				switch r := pos.Sennichite(); r {
+				case kifu.RepetitionDraw:
+					end = "repetition"
+				case kifu.RepetitionWin, kifu.RepetitionLoss:
+					// Win: the side to move wins (the other gave every check).
+					end = "perpetual check"
+					result = -1
+					if (r == kifu.RepetitionWin) == (pos.SideToMove() == aColor) {
+						result = 1
+					}
+				}
+				if end != "" {
+					break
+				}
+				us := pos.SideToMove()
+				s := players[0]
+				if us != aColor {
+					s = players[1]
+				}
+				soft, hard := PlanTime(Clock{Byoyomi: *mateMatchByoyomi}, us, pos.MoveNumber(), defaultOverhead)
+				res := s.Search(pos, Limits{Soft: soft, Hard: hard}, nil)
+				switch {
+				case res.Win:
+					end = "declaration"
+					result = -1
+					if us == aColor {
+						result = 1
+					}
+				case res.Move == kifu.MoveNone || res.Score <= -MateInMaxPly:
+					end = "resign/mate"
+					result = 1
+					if us == aColor {
+						result = -1
+					}
+				}
+				if end != "" {
+					break
+				}
+				if ok, why := pos.IsLegal(res.Move); !ok {
+					t.Fatalf("game %d: illegal move %s in %s: %v", gi, res.Move.USI(), pos.SFEN(), why)
+				}
+				pos.DoMove(res.Move)
+			}
+			switch result {
+			case 1:
+				wins++
+			case -1:
+				losses++
+			default:
+				draws++
+			}
+			t.Logf("opening %d, A %v: %+d (%s, %d plies)", gi, aColor, result, end, pos.Ply())
+		}
+	}
+	t.Logf("%s vs %s: +%d -%d =%d (byoyomi %v)", *mateMatchA, *mateMatchB, wins, losses, draws, *mateMatchByoyomi)
+}
+
+// TestMateTableKeepsPieceSets solves a problem that leaves pieces out
+// (R*1c mates: the defender has nothing to interpose), then, with the same
+// table, the same board and attacker's hand with the defender holding the
+// rest of the pieces: the answer must be the one a fresh table gives, not
+// the first problem's.
+func TestMateTableKeepsPieceSets(t *testing.T) {
+	sparse, err := kifu.ParseSFEN("8k/6S2/6G2/9/9/9/9/9/9 b R 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := kifu.ParseSFEN("8k/6S2/6G2/9/9/9/9/9/9 b Rr2b3g3s4n4l18p 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := NewMateSolver(1).Solve(full, MateLimits{Nodes: 100000})
+	s := NewMateSolver(1)
+	if r := s.Solve(sparse, MateLimits{Nodes: 100000}); r.Status != MateFound || len(r.PV) != 1 {
+		t.Fatalf("sparse: %v %s, want a mate in one", r.Status, usiLine(r.PV))
+	}
+	got := s.Solve(full, MateLimits{Nodes: 100000})
+	if got.Status != fresh.Status || len(got.PV) != len(fresh.PV) {
+		t.Errorf("full after sparse: %v %s; with a fresh table: %v %s", got.Status, usiLine(got.PV), fresh.Status, usiLine(fresh.PV))
+	}
+	t.Logf("full: %v %s", got.Status, usiLine(got.PV))
+}

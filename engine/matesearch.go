@@ -41,6 +41,7 @@ type mateHooks struct {
 
 	mateNodes  uint64
 	mateHashMB int
+	noThreat   bool // no threat extension (experiments)
 	// threatExt[ply]: a node on the path to ply was extended for a threat.
 	threatExt [MaxPly + 2]bool
 }
@@ -135,7 +136,7 @@ func (s *Searcher) interiorMate(ply int, budget *int, inCheck bool, key uint64) 
 		s.TT.Store(key, r.Move.Move16(), valueToTT(v, ply), 0, *budget, BoundExact)
 		return v, true
 	}
-	if !ext {
+	if !ext && !s.noThreat {
 		s.pos.DoNullMove()
 		r = s.Mate.Solve(s.pos, lim)
 		s.pos.UndoNullMove()
