@@ -361,28 +361,46 @@ func ExampleMateSolver() {
 }
 
 // BenchmarkMateEndings solves the positions of the last plies of real
-// games (up to 20000 nodes each) and reports the df-pn nodes per second
-// and how many it proved.
+// games (up to 20000 nodes each, a fresh table per round) and reports the
+// df-pn nodes per second and how many it proved; BenchmarkMateEndings/
+// interior does the same as the main search's interior mate searches do
+// (64 nodes, no line), which must not allocate.
 func BenchmarkMateEndings(b *testing.B) {
 	positions := endingPositions(b, 40, 12)
-	s := NewMateSolver(64)
-	b.ReportAllocs()
-	b.ResetTimer()
-	var nodes uint64
-	var found int
-	for i := 0; i < b.N; i++ {
-		s.Clear()
-		found = 0
-		for _, pos := range positions {
-			res := s.Solve(pos, MateLimits{Nodes: 20000})
-			nodes += res.Nodes
-			if res.Status == MateFound {
-				found++
+	for _, bc := range []struct {
+		name string
+		lim  MateLimits
+	}{
+		{"solve", MateLimits{Nodes: 20000}},
+		{"interior", MateLimits{Nodes: DefaultNodeMateNodes, NoPV: true}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := NewMateSolver(64)
+			for _, pos := range positions { // allocate the frames
+				s.Solve(pos, bc.lim)
 			}
-		}
+			b.ReportAllocs()
+			b.ResetTimer()
+			var nodes uint64
+			var found int
+			for i := 0; i < b.N; i++ {
+				s.Clear()
+				found = 0
+				for _, pos := range positions {
+					res := s.Solve(pos, bc.lim)
+					nodes += res.Nodes
+					if res.Status == MateFound {
+						found++
+					}
+				}
+			}
+			if found == 0 {
+				b.Fatal("no mate found")
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			b.ReportMetric(float64(found), "mates")
+		})
 	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	b.ReportMetric(float64(found), "mates")
 }
 
 // verifyProof replays the whole proof that the side to move of pos mates
