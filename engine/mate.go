@@ -144,7 +144,9 @@ func (s *MateSolver) Clear() { s.tt.clear() }
 
 // Stop makes a running Solve return as soon as possible (with
 // MateUnknown unless it had finished). It is safe to call from another
-// goroutine.
+// goroutine. Solve clears the flag when it starts, so a Stop that comes
+// before is lost: a caller that cannot tell should pass its own flag as
+// MateLimits.Abort (as the USI loop does).
 func (s *MateSolver) Stop() { s.stopped.Store(true) }
 
 // Solve searches whether the side to move of pos mates by continuous

@@ -652,3 +652,78 @@ func TestMateTableKeepsPieceSets(t *testing.T) {
 	}
 	t.Logf("full: %v %s", got.Status, usiLine(got.PV))
 }
+
+// threatPositions are positions of real games where the opponent of the
+// side to move threatens mate (詰めろ: the mate search finds it within
+// DefaultNodeMateNodes nodes after a null move), few moves parry it, and
+// the side to move has no mate itself.
+var threatPositions = []string{
+	"l3+Rs1nl/4S1k2/2n4pp/1pp1p1g2/p2b1np1P/2P4P1/PPSP+bp1R1/2G6/LN1K1G2L w GSP3p 74",
+	"l6nl/4S4/7pp/1pppG4/p4pp2/n1PPP4/PP4B1P/K1G+nk4/LN6+r b rb2g3sl4p 103",
+	"lnSs4l/9/1p6p/pkp2ng2/3N5/PBPG1s3/1P1P1+b2P/KGg1+p+s3/LN3+r2+r b l8p 131",
+	"l5Gnl/2+P1PP1k1/p2plK1pp/1p4p2/4p1sP1/2G6/P4+BP1+s/2G6/LN3+p3 w 2RBG2SN2Pn2p 166",
+	"l5bnl/1+B4G1k/p1np1S1pp/4ppps1/1Ps6/2p3P2/P1NPPPN1P/2G1K1G2/L5S1L w RG2Prp 76",
+	"6+N1l/3p1g1s1/+B2g1k1pp/2p1ppp2/2l1P3P/B4S3/P2s1PP+lN/5KS+n1/8L b GN2P2rg4p 125",
+	"l1+P4nl/6G2/2N+Npp2p/p5pk1/2P6/PRG2P3/2S1P1P+pP/8L/L1+b3sNK b Br2g2s5p 153",
+	"1n5nl/l3RS3/p4p1p1/3+Sp2kp/1p1g1Pp2/P2pP1n1P/1P4PPK/L1S1G1S2/5G1+rL b BPbgn2p 87",
+	"lnSs4l/9/1p6p/pkp2ng2/3N5/PBP2s3/KP1P1+b2P/2+r1+p+s3/L7+r b G2gnl8p 139",
+	"l5Gnl/2+P1PP1k1/p2p1K1pp/1p2+N1p2/4p1sP1/2G6/P4+BP1+s/2G5b/LN3+p3 w 2RG2SN2Pl2p 162",
+	"1r5nl/5G3/3p2kp1/p3P1Nn1/2PPb3P/1s4PGL/Pp4GP1/5s1K1/LR6L b N6Pbg2sp 119",
+	"l3r3l/2B2+S1k1/p5npp/1pp1p1p2/3N2b2/2P1P4/PP3P2P/1KG6/LG1+sr2NL w 2GS5Psn 94",
+}
+
+// TestSearchUsesMateSearch searches with a fixed budget (six plies of
+// probability 1/2, no clock): a position with a mate is answered with the
+// mate (score, legal mating line) by the root's mate search, and in the
+// threatPositions the move chosen must leave the opponent no mate in most
+// of them (the mate searches at interior nodes see the threats; without
+// them the search parries 6 of the 12 at this budget, as logged).
+func TestSearchUsesMateSearch(t *testing.T) {
+	lim := Limits{MaxBudget: 6 * HalfCost}
+	t.Run("root mate", func(t *testing.T) {
+		pos, err := kifu.ParseSFEN(gameMates[7].sfen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var infos []Info
+		res := newTestSearcher().Search(pos, lim, func(i Info) { infos = append(infos, i) })
+		if res.Score != MateIn(len(res.PV)) || len(infos) == 0 || infos[len(infos)-1].Score != res.Score {
+			t.Fatalf("score %d, PV %s, infos %v: want the mate's score", res.Score, usiLine(res.PV), infos)
+		}
+		checkMateLine(t, pos, res.PV)
+	})
+	t.Run("threats", func(t *testing.T) {
+		ms := NewMateSolver(16)
+		parried := func(pos *kifu.Position, m kifu.Move) bool {
+			pos.DoMove(m)
+			defer pos.UndoMove()
+			return ms.Solve(pos, MateLimits{Nodes: 20000, NoPV: true}).Status == NoMate
+		}
+		on, off := 0, 0
+		var stats MateStats
+		for _, sf := range threatPositions {
+			pos, err := kifu.ParseSFEN(sf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newTestSearcher()
+			m := s.Search(pos, lim, nil).Move
+			st := s.MateStats()
+			stats.Interior += st.Interior
+			stats.Mates += st.Mates
+			stats.Threats += st.Threats
+			if parried(pos, m) {
+				on++
+			}
+			s = newTestSearcher()
+			s.RootMateNodes, s.NodeMateNodes = 0, 0
+			if parried(pos, s.Search(pos, lim, nil).Move) {
+				off++
+			}
+		}
+		t.Logf("parried %d of %d (%d without the mate searches); interior mate searches %+v", on, len(threatPositions), off, stats)
+		if on < len(threatPositions)*3/4 || stats.Threats == 0 {
+			t.Errorf("parried %d of %d threats, want at least %d", on, len(threatPositions), len(threatPositions)*3/4)
+		}
+	})
+}

@@ -39,7 +39,7 @@ type mateHooks struct {
 	// node's mate search.
 	RootMateNodes, NodeMateNodes uint64
 
-	mateNodes  uint64
+	mateStats  MateStats
 	mateHashMB int
 	noThreat   bool // no threat extension (experiments)
 	// threatExt[ply]: a node on the path to ply was extended for a threat.
@@ -63,9 +63,19 @@ func (s *Searcher) applyMateOptions(o *options) {
 	s.NodeMateNodes = uint64(o.int("NodeMateNodes"))
 }
 
-// MateNodes returns the nodes the mate searches of the last search
-// visited (they are not counted in Result.Nodes or Limits.Nodes).
-func (s *Searcher) MateNodes() uint64 { return s.mateNodes }
+// MateStats counts what the mate searches of a search did.
+type MateStats struct {
+	// Nodes of the mate searches: not counted in Result.Nodes or
+	// Limits.Nodes.
+	Nodes uint64
+	// Interior is the number of interior nodes that searched for a mate,
+	// Mates of those where the side to move mates, and Threats of those
+	// extended for a mate threat.
+	Interior, Mates, Threats uint64
+}
+
+// MateStats returns what the mate searches of the last search did.
+func (s *Searcher) MateStats() MateStats { return s.mateStats }
 
 // rootMate runs the mate search at the root, for at most RootMateNodes
 // nodes and a quarter of the soft time limit (none in an infinite or
@@ -89,7 +99,7 @@ func (s *Searcher) rootMate(res *Result, info func(Info)) bool {
 		return soft != 0 && now >= start+(soft-start)/4 || hard != 0 && now >= hard
 	}}
 	r := s.Mate.Solve(s.pos, lim)
-	s.mateNodes += r.Nodes
+	s.mateStats.Nodes += r.Nodes
 	if r.Status != MateFound {
 		return false
 	}
@@ -103,7 +113,7 @@ func (s *Searcher) rootMate(res *Result, info func(Info)) bool {
 		info(Info{
 			SelDepth: len(r.PV),
 			Score:    res.Score,
-			Nodes:    s.nodes + s.mateNodes,
+			Nodes:    s.nodes + s.mateStats.Nodes,
 			Time:     time.Since(s.start),
 			Hashfull: s.TT.Hashfull(),
 			PV:       append([]kifu.Move(nil), r.PV...),
@@ -128,8 +138,10 @@ func (s *Searcher) interiorMate(ply int, budget *int, inCheck bool, key uint64) 
 	}
 	lim := MateLimits{Nodes: s.NodeMateNodes, NoPV: true}
 	r := s.Mate.Solve(s.pos, lim)
-	s.mateNodes += r.Nodes
+	s.mateStats.Nodes += r.Nodes
+	s.mateStats.Interior++
 	if r.Status == MateFound && r.Move != kifu.MoveNone && ply+r.Length < MaxPly {
+		s.mateStats.Mates++
 		v := MateIn(ply + r.Length)
 		f := &s.stack[ply]
 		f.pv[0], f.pvLen = r.Move, 1
@@ -140,8 +152,9 @@ func (s *Searcher) interiorMate(ply int, budget *int, inCheck bool, key uint64) 
 		s.pos.DoNullMove()
 		r = s.Mate.Solve(s.pos, lim)
 		s.pos.UndoNullMove()
-		s.mateNodes += r.Nodes
+		s.mateStats.Nodes += r.Nodes
 		if r.Status == MateFound {
+			s.mateStats.Threats++
 			*budget += HalfCost
 			s.threatExt[ply] = true
 		}

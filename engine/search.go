@@ -182,7 +182,7 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 	s.pos = pos
 	s.limits = limits
 	s.start = time.Now()
-	s.nodes, s.mateNodes = 0, 0
+	s.nodes, s.mateStats = 0, MateStats{}
 	s.aborted = false
 	s.stopped.Store(false)
 	s.infinite.Store(limits.Infinite)
