@@ -3,6 +3,7 @@ package engine
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -726,4 +727,52 @@ func TestSearchUsesMateSearch(t *testing.T) {
 			t.Errorf("parried %d of %d threats, want at least %d", on, len(threatPositions), len(threatPositions)*3/4)
 		}
 	})
+}
+
+// TestMateRandomPositions solves positions of random games (a fixed
+// seed; stranger positions than real games reach: kings far from home,
+// full hands), for both sides: every line must be a legal mate, and the
+// answers must agree with the brute force to 3 plies.
+func TestMateRandomPositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	s := NewMateSolver(8)
+	var buf [kifu.MaxMoves]kifu.Move
+	found, nomate, checked := 0, 0, 0
+	for game := 0; game < 16; game++ {
+		pos := kifu.NewStartPosition()
+		for ply := 0; ply < 200; ply++ {
+			moves := pos.GenerateMoves(kifu.LegalAll, buf[:0])
+			if len(moves) == 0 {
+				break
+			}
+			m := moves[rng.IntN(len(moves))]
+			pos.DoMove(m)
+			if ply < 60 || ply%9 != 0 {
+				continue
+			}
+			res := s.Solve(pos, MateLimits{Nodes: 5000})
+			budget := 300_000
+			mate, ok := bruteMate(pos, 3, &budget)
+			switch res.Status {
+			case MateFound:
+				found++
+				checkMateLine(t, pos, res.PV)
+			case NoMate:
+				nomate++
+				if ok && mate {
+					t.Errorf("%s: no mate, but the brute force mates within 3", pos.SFEN())
+				}
+			}
+			if ok {
+				checked++
+				if mate && res.Status != MateFound {
+					t.Errorf("%s: %v, but the brute force mates within 3", pos.SFEN(), res.Status)
+				}
+			}
+		}
+	}
+	t.Logf("%d mates, %d no mate; %d checked against the brute force", found, nomate, checked)
+	if found == 0 || nomate == 0 {
+		t.Error("the random positions gave no mate or no non-mate: the test tests nothing")
+	}
 }
