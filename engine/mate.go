@@ -34,7 +34,7 @@ func (s MateStatus) String() string {
 type MateLimits struct {
 	Nodes uint64
 	Time  time.Duration
-	// Abort, if set, is polled every 256 nodes: true stops the search
+	// Abort, if set, is polled every 64 nodes: true stops the search
 	// like MateSolver.Stop (the main search's stop flag and clock).
 	Abort func() bool
 	// NoPV skips the mating line: a MateFound result then has Move and
@@ -157,7 +157,7 @@ func (s *MateSolver) Solve(pos *kifu.Position, lim MateLimits) MateResult {
 	s.pos = pos
 	s.attacker = pos.SideToMove()
 	s.nodes = 0
-	s.nextPoll = 256
+	s.nextPoll = matePollEvery
 	s.maxNodes = lim.Nodes
 	s.deadline = 0
 	if lim.Time > 0 {
@@ -270,8 +270,13 @@ func (s *MateSolver) frame(ply int) *mateFrame {
 	return s.frames[ply]
 }
 
-// checkAbort polls the stop flag, the node limit and, every 256 nodes,
-// the clock and the caller's Abort.
+// matePollEvery is how many nodes pass between two looks at the clock
+// and the caller's Abort: a node costs a few microseconds, time.Now about
+// a twentieth of one.
+const matePollEvery = 64
+
+// checkAbort polls the stop flag, the node limit and, every
+// matePollEvery nodes, the clock and the caller's Abort.
 func (s *MateSolver) checkAbort() bool {
 	if s.aborted {
 		return true
@@ -282,7 +287,7 @@ func (s *MateSolver) checkAbort() bool {
 	case s.maxNodes > 0 && s.nodes >= s.maxNodes:
 		s.aborted = true
 	case s.nodes >= s.nextPoll:
-		s.nextPoll = s.nodes + 256
+		s.nextPoll = s.nodes + matePollEvery
 		if s.deadline != 0 && time.Now().UnixNano() >= s.deadline || s.abort != nil && s.abort() {
 			s.aborted = true
 		}
