@@ -52,6 +52,11 @@ func newOptions() *options {
 			help: "a move's probability: the largest n_p/n_c of its categories (the paper) or of the per-move n_p/m_c"},
 		{name: "ThresholdMax", kind: "spin", def: "40", min: 1, max: 60,
 			help: "deepest iteration: realization probability 2^-N (depth N/... in depth mode: N plies)"},
+		{name: "MateHash", kind: "spin", def: strconv.Itoa(DefaultMateHashMB), min: 1, max: 65536, help: "mate search table size in MB"},
+		{name: "RootMateNodes", kind: "spin", def: strconv.Itoa(DefaultRootMateNodes), min: 0, max: 1 << 30,
+			help: "nodes of the mate search at the root before the main search (0: none)"},
+		{name: "NodeMateNodes", kind: "spin", def: strconv.Itoa(DefaultNodeMateNodes), min: 0, max: 1 << 20,
+			help: "nodes of each mate and mate-threat search at interior nodes (0: none)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 	}}
 	for _, x := range o.list {

@@ -123,6 +123,8 @@ type Searcher struct {
 	Coster Coster
 	Mode   Mode
 
+	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
+
 	pos      *kifu.Position
 	limits   Limits
 	start    time.Time
@@ -162,7 +164,7 @@ type Searcher struct {
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	return &Searcher{TT: NewTT(hashMB), Coster: c}
+	return &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks()}
 }
 
 // Stop makes a running search return as soon as possible. It is safe to
@@ -195,7 +197,7 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 	s.pos = pos
 	s.limits = limits
 	s.start = time.Now()
-	s.nodes = 0
+	s.nodes, s.mateStats = 0, MateStats{}
 	s.aborted = false
 	s.stopped.Store(false)
 	s.infinite.Store(limits.Infinite)
@@ -225,6 +227,9 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 		return s.finish(res)
 	}
 	res.Move = moves[0]
+	if s.rootMate(&res, info) {
+		return s.finish(res)
+	}
 	maxBudget := limits.MaxBudget
 	if maxBudget <= 0 {
 		maxBudget = 64 * HalfCost
@@ -385,6 +390,9 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 				return v
 			}
 		}
+	}
+	if v, ok := s.interiorMate(ply, &budget, inCheck, key); ok {
+		return v
 	}
 	// Depth mode: nodes with plausible moves only stand pat; deeper ones
 	// try a null move (engine/depth.go).

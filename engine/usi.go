@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
@@ -60,7 +61,8 @@ type usi struct {
 	released bool
 	ponder   bool // the running search is a ponder search (not hit yet)
 	clock    Clock
-	silent   bool // gameover: do not report the move
+	silent   bool   // gameover: do not report the move
+	stop     func() // stops the running search (Searcher.Stop or MateSolver.Stop)
 }
 
 // lineWriter serialises output lines from the loop and the search.
@@ -143,6 +145,7 @@ func (u *usi) handle(line string) (quit bool) {
 func (u *usi) searcher() *Searcher {
 	if u.srch == nil {
 		u.srch = NewSearcher(u.opts.int("USI_Hash"), u.cfg.Coster)
+		u.srch.applyMateOptions(u.opts)
 	}
 	return u.srch
 }
@@ -173,6 +176,9 @@ func (u *usi) setOption(args []string) {
 	if n == "USI_Hash" && u.srch != nil {
 		u.srch.TT.Resize(u.opts.int("USI_Hash"))
 	}
+	if u.srch != nil {
+		u.srch.applyMateOptions(u.opts)
+	}
 }
 
 // goParams are the arguments of a "go" command.
@@ -183,6 +189,7 @@ type goParams struct {
 	infinite bool
 	ponder   bool
 	mate     bool
+	mateTime time.Duration // go mate <ms>; 0 with mate set: go mate infinite
 	perft    int
 }
 
@@ -245,8 +252,15 @@ func parseGo(args []string) (goParams, error) {
 			g.ponder = true
 		case "mate":
 			g.mate = true
+			if i+1 < len(args) && args[i+1] != "infinite" {
+				d, err = ms(i)
+				if err != nil {
+					return g, err
+				}
+				g.mateTime = d
+			}
 			if i+1 < len(args) {
-				i++ // "infinite" or a time in ms
+				i++
 			}
 		default:
 			return g, fmt.Errorf("unknown go parameter %q", args[i])
@@ -269,7 +283,7 @@ func (u *usi) goCmd(args []string) {
 		u.out.println("info string perft %d nodes %d time %d", g.perft, n, time.Since(start).Milliseconds())
 		return
 	case g.mate:
-		u.out.println("checkmate notimplemented")
+		u.goMate(g.mateTime)
 		return
 	}
 	s := u.searcher()
@@ -295,6 +309,7 @@ func (u *usi) goCmd(args []string) {
 	u.ponder = g.ponder
 	u.clock = g.clock
 	u.silent = false
+	u.stop = s.Stop
 	if !limits.Infinite {
 		close(u.release)
 		u.released = true
@@ -315,6 +330,68 @@ func (u *usi) goCmd(args []string) {
 			u.out.println("%s", formatBestMove(res, u.opts.bool("USI_Ponder")))
 		}
 	}()
+}
+
+// goMate answers "go mate": a df-pn mate search of the position for the
+// side to move, for up to limit (0: until "stop"), answered with
+// "checkmate <moves>", "checkmate nomate" or "checkmate timeout" (also
+// after "stop"). An infinite mate search is stopped by any command that
+// needs the engine idle, as an infinite search is.
+func (u *usi) goMate(limit time.Duration) {
+	ms := u.searcher().Mate
+	// A flag of this search alone: a "stop" that comes before the search
+	// has started still stops it.
+	stopped := new(atomic.Bool)
+	u.mu.Lock()
+	u.running = true
+	u.done = make(chan struct{})
+	u.release = make(chan struct{})
+	u.released = limit > 0
+	if u.released {
+		close(u.release)
+	}
+	u.ponder = false
+	u.silent = false
+	u.stop = func() { stopped.Store(true) }
+	done := u.done
+	u.mu.Unlock()
+
+	pos := u.pos.Clone()
+	go func() {
+		defer close(done)
+		res := ms.Solve(pos, MateLimits{Time: limit, Abort: stopped.Load})
+		u.mu.Lock()
+		silent := u.silent
+		u.running = false
+		u.mu.Unlock()
+		if silent {
+			return
+		}
+		ms := res.Time.Milliseconds()
+		nps := uint64(0)
+		if ms > 0 {
+			nps = res.Nodes * 1000 / uint64(ms)
+		}
+		u.out.println("info time %d nodes %d nps %d", ms, res.Nodes, nps)
+		u.out.println("%s", formatCheckmate(res))
+	}()
+}
+
+// formatCheckmate renders the answer to "go mate".
+func formatCheckmate(r MateResult) string {
+	switch r.Status {
+	case MateFound:
+		var b strings.Builder
+		b.WriteString("checkmate")
+		for _, m := range r.PV {
+			b.WriteByte(' ')
+			b.WriteString(m.USI())
+		}
+		return b.String()
+	case NoMate:
+		return "checkmate nomate"
+	}
+	return "checkmate timeout"
 }
 
 // finishSearch lets a running timed search finish and report its move; a
@@ -351,8 +428,9 @@ func (u *usi) stopSearch(silent bool) {
 		close(u.release)
 		u.released = true
 	}
+	stop := u.stop
 	u.mu.Unlock()
-	u.srch.Stop()
+	stop()
 	<-done
 }
 
