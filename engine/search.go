@@ -119,6 +119,8 @@ type Searcher struct {
 	TT     *TT
 	Coster Coster
 	Mode   Mode
+	CRA    CRAMode // Candidate Relevance Analysis in the main search (engine/cra.go)
+	cra    *CRA    // its analyzer, made on first use
 
 	pos      *kifu.Position
 	limits   Limits
@@ -394,6 +396,10 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		s.moveCosts(budget, prev, moves, costs, inCheck)
 	}
 	s.orderMoves(f, moves, costs, ttMove, ply)
+	if s.CRA != CRAOff { // CRA hook (engine/cra.go): reorder, and filter in CRAFilter
+		n = s.craNodes(f, moves, costs, ttMove, ply)
+		moves, costs = moves[:n], costs[:n]
+	}
 	origAlpha := alpha
 	best := -InfiniteValue
 	var bestMove kifu.Move
