@@ -78,6 +78,7 @@ search engine.`,
 		newBuildCmd(ios, nil),
 		newPipelineCmd(ios, nil),
 		newUSICmd(ios, nil),
+		newCRACmd(ios, nil),
 	)
 	return root
 }
