@@ -425,8 +425,11 @@ func (a *Analyzer) features(m kifu.Move, f *Facts) (Features, uint8) {
 			}
 		}
 	}
-	if !f.Has(FlagCheck) && a.theirK != kifu.NoSquare &&
-		(newAtt.Or(disc).And(a.theirZn).Any() || distance(to, a.theirK) <= 2) && a.threatensMate(m) {
+	// The mate threat is the one costly test (it plays the move, passes
+	// and tries every check); it is left to Analyze unless a.Full.
+	a.threatCandidate = !f.Has(FlagCheck) && a.theirK != kifu.NoSquare &&
+		(newAtt.Or(disc).And(a.theirZn).Any() || distance(to, a.theirK) <= 2)
+	if a.Full && a.threatCandidate && a.threatensMate(m) {
 		pick(true, FMateThreatSafe, FMateThreatLoss)
 	}
 	if !drop {

@@ -152,12 +152,11 @@ func (r Relevance) String() string {
 	return b.String()
 }
 
-// Tuned constants of the definitions (see docs/cra.md for how they were
-// chosen).
-const (
-	// dangerLevel is the KingDanger score from which a king is in danger.
-	dangerLevel = 3
-)
+// DangerLevel is the KingDangerScore from which a king is in danger
+// (chosen on the tuning games, see docs/cra.md).
+const DangerLevel = dangerLevel
+
+const dangerLevel = 3
 
 // slider is one of our sliders with its attacks before the move.
 type slider struct {
@@ -176,6 +175,13 @@ type slider struct {
 // plays a checking move and takes it back to test for mate, so the
 // position must not be used concurrently either.
 type Analyzer struct {
+	// Full makes Analyze test every feature of every move. Otherwise the
+	// costly mate-threat features (FMateThreatSafe, FMateThreatLoss) are
+	// tested only when they could change the move's relevance or rank:
+	// the classes and ranks are the same either way, only
+	// Analysis.Features may lack those two bits.
+	Full bool
+
 	cls      Classifier
 	pos      *kifu.Position
 	us, them kifu.Color
@@ -211,7 +217,8 @@ type Analyzer struct {
 	// sliderAtt is the union of our sliders' attacks.
 	sliderAtt              kifu.Bitboard
 	ourDanger, theirDanger int
-	rookFile               int // file of our unpromoted rook on our side of the board, 0 if none
+	rookFile               int  // file of our unpromoted rook on our side of the board, 0 if none
+	threatCandidate        bool // the move analysed may threaten mate (set by features)
 	evasions               [kifu.MaxMoves]kifu.Move
 	checks                 [kifu.MaxMoves]kifu.Move
 }
@@ -458,8 +465,29 @@ func (a *Analyzer) Analyze(m kifu.Move) Analysis {
 	an.Features, an.Higher = a.features(m, &f)
 	an.Rel = an.Features.Relevance(m.IsDrop())
 	an.Rank = a.rank(&f, an.Rel, an.Higher)
+	if !a.Full && a.threatCandidate && a.threatMatters(&f, an.Rel, m.IsDrop()) && a.threatensMate(m) {
+		x := FMateThreatSafe
+		if f.Gain < 0 {
+			x = FMateThreatLoss
+		}
+		an.Features |= 1 << x
+		an.Rel = an.Features.Relevance(m.IsDrop())
+		an.Rank = a.rank(&f, an.Rel, an.Higher)
+	}
 	an.Common = CommonRank(&f, a.inCheck)
 	return an
+}
+
+// threatMatters reports whether a mate-threat feature would change the
+// classes (and so perhaps the rank) of a move with facts f and classes r:
+// the feature is enabled for the move and it does not have the class of
+// the feature (RelKingAttack) already.
+func (a *Analyzer) threatMatters(f *Facts, r Relevance, drop bool) bool {
+	x := FMateThreatSafe
+	if f.Gain < 0 {
+		x = FMateThreatLoss
+	}
+	return x.Enabled(drop) && !r.Has(RelKingAttack)
 }
 
 // canPromoteNext reports whether our unpromoted piece pc on sq, attacking

@@ -57,6 +57,10 @@ type CRAMove struct {
 // ties of rank by the transition probability of a generated table. It is
 // reusable, allocates nothing, and is not safe for concurrent use.
 type CRA struct {
+	// Full makes the analysis test every feature of every move
+	// (categorize.Analyzer.Full): slower, for statistics; the classes and
+	// ranks are the same.
+	Full  bool
 	an    categorize.Analyzer
 	costs [categorize.MaxCategories]int32
 	buf   [kifu.MaxMoves]CRAMove
@@ -74,6 +78,7 @@ func NewTableCRA() *CRA { return NewCRA(tables.Costs()) }
 // Analyze resets the analyzer for pos (whose previous move is prev) and
 // appends the analysis of each of moves (legal moves of pos) to out.
 func (c *CRA) Analyze(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, out []CRAMove) []CRAMove {
+	c.an.Full = c.Full
 	c.an.Reset(pos, prev)
 	for _, m := range moves {
 		a := c.an.Analyze(m)

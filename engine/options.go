@@ -50,6 +50,8 @@ func newOptions() *options {
 			help: "node expansion: realization probability (Tsuruoka et al.) or depth"},
 		{name: "ThresholdMax", kind: "spin", def: "40", min: 1, max: 60,
 			help: "deepest iteration: realization probability 2^-N (depth N/... in depth mode: N plies)"},
+		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)
+			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 	}}
 	for _, x := range o.list {
@@ -108,4 +110,10 @@ func (o *options) mode() Mode {
 		return ModeDepth
 	}
 	return ModeRealization
+}
+
+// craMode returns the CRA option's mode (engine/cra.go).
+func (o *options) craMode() CRAMode {
+	m, _ := ParseCRAMode(o.find("CRA").value)
+	return m
 }

@@ -271,6 +271,7 @@ func (u *usi) goCmd(args []string) {
 	}
 	s := u.searcher()
 	s.Mode = u.opts.mode()
+	s.CRA = u.opts.craMode() // CRA option (engine/cra.go)
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {

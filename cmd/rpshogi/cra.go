@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/bits"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
@@ -28,6 +30,7 @@ type craOptions struct {
 	Classes bool
 	ListNG  bool
 	// The search experiment.
+	Position   string // print the analysis of one position instead
 	Search     bool
 	Game       string
 	GameIndex  int
@@ -81,8 +84,12 @@ time y; and nodes) into --out.`,
   rpshogi cra --search --game game.kif --depths 3,4,5 --out docs`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
-			if len(args) == 0 && !(opts.Search && opts.Game != "") {
-				return usageErrorf("cra takes at least one PATH (or --search --game FILE)")
+			if opts.Position != "" {
+				if len(args) > 0 || opts.Search {
+					return usageErrorf("--position takes no PATH and no --search")
+				}
+			} else if len(args) == 0 && !(opts.Search && opts.Game != "") {
+				return usageErrorf("cra takes at least one PATH (or --search --game FILE, or --position)")
 			}
 			switch opts.Subset {
 			case "all", "odd", "even":
@@ -132,6 +139,7 @@ time y; and nodes) into --out.`,
 	fs.StringVar(&opts.DB, "db", "", "take the transition probabilities from this training database instead of the compiled table")
 	fs.BoolVar(&opts.Classes, "classes", false, "also print, per relevance class and per rank, how many moves and played moves have it")
 	fs.BoolVar(&opts.ListNG, "list-ng", false, "also list the played moves judged irrelevant (SFEN, move, classes of the move)")
+	fs.StringVar(&opts.Position, "position", "", `print the analysis of every legal move of one position ("startpos|sfen ... [moves ...]", as USI), in our order`)
 	fs.BoolVar(&opts.Search, "search", false, "run the fixed-depth alpha-beta comparison of §4.3 on one game")
 	fs.StringVar(&opts.Game, "game", "", "with --search: the record file of the game (default: the first game of PATH)")
 	fs.IntVar(&opts.GameIndex, "game-index", 1, "with --search --game: which game of the file (from 1)")
@@ -395,6 +403,9 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Position != "" {
+		return writeCRAPosition(opts, costs)
+	}
 	out := craJSON{Subset: opts.Subset, Probability: source}
 	var tally craTally
 	var firstGame *kifu.Record
@@ -553,4 +564,70 @@ func writeCRATables(w io.Writer, out *craJSON, t *craTally, opts *craOptions) {
 		fmt.Fprintln(w, "\nPlayed moves judged irrelevant:")
 		fmt.Fprintln(w, strings.Join(t.ng, "\n"))
 	}
+}
+
+// writeCRAPosition prints the analysis of every legal move of
+// opts.Position, in our order (engine.OursKey).
+func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) error {
+	pos, err := kifu.ParseUSIPosition(opts.Position)
+	if err != nil {
+		return err
+	}
+	var mbuf [kifu.MaxMoves]kifu.Move
+	moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
+	cra := engine.NewCRA(costs)
+	cra.Full = true // list every feature
+	an := cra.Analyze(pos, pos.LastMove(), moves, nil)
+	order := make([]int, len(an))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(engine.OursKey(&an[x]), engine.OursKey(&an[y])) })
+	ours, theirs := categorize.KingDangerScore(pos, pos.SideToMove()), categorize.KingDangerScore(pos, pos.SideToMove().Opp())
+	if opts.JSON {
+		type moveJSON struct {
+			Move     string   `json:"move"`
+			SEE      int      `json:"see"`
+			Rank     int      `json:"rank"`
+			RankName string   `json:"rank_name"`
+			Common   int      `json:"common_rank"`
+			Relevant bool     `json:"relevant"`
+			Classes  string   `json:"classes"`
+			Features []string `json:"features"`
+			Cost     int32    `json:"cost"`
+		}
+		out := struct {
+			SFEN        string     `json:"sfen"`
+			OurDanger   int        `json:"our_danger"`
+			TheirDanger int        `json:"their_danger"`
+			Moves       []moveJSON `json:"moves"`
+		}{SFEN: pos.SFEN(), OurDanger: ours, TheirDanger: theirs}
+		for _, i := range order {
+			e := &an[i]
+			out.Moves = append(out.Moves, moveJSON{e.Move.USI(), int(e.Facts.Gain), int(e.Rank), e.Rank.String(), int(e.Common),
+				e.Rel.Relevant(), e.Rel.String(), featureNames(e.Features), e.Cost})
+		}
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	w := &errWriter{w: opts.IO.Out}
+	fmt.Fprintf(w, "%s\nking danger: ours %d, theirs %d (in danger from %d)\n", pos.SFEN(), ours, theirs, categorize.DangerLevel)
+	fmt.Fprintf(w, "%-4s %-7s %4s %-17s %5s  %s\n", "#", "move", "SEE", "rank", "cost", "classes [features]")
+	for k, i := range order {
+		e := &an[i]
+		fmt.Fprintf(w, "%-4d %-7s %4d %2d %-14s %5d  %s %v\n", k+1, e.Move.USI(), e.Facts.Gain, e.Rank, e.Rank, e.Cost, e.Rel, featureNames(e.Features))
+	}
+	return w.err
+}
+
+// featureNames returns the names of the features of fs.
+func featureNames(fs categorize.Features) []string {
+	var out []string
+	for f := 0; f < categorize.FeatureCount(); f++ {
+		if fs.Has(categorize.Feature(f)) {
+			out = append(out, categorize.Feature(f).String())
+		}
+	}
+	return out
 }
