@@ -19,13 +19,13 @@ const (
 	RankPromote                        // RelPromote
 	RankStopPromotion                  // RelStopPromotion
 	RankExchange                       // a capture with SEE = 0 (pieces in hand by exchange)
-	RankMultipleAttack                 // RelAttackHigher on two or more pieces, or a fork
-	RankSingleAttack                   // RelAttackHigher on one piece
+	RankMultipleAttack                 // new attacks on two or more pieces of higher value, or undefended (Analysis.Higher >= 2), or a fork
+	RankSingleAttack                   // a new attack on one piece of higher value, or undefended (Analysis.Higher = 1)
 	RankThreatPromote                  // RelThreatPromote
 	RankDefensive                      // RelKingDefence, RelMoveAttacked or RelDefendAttacked
 	RankAttacking                      // RelCheck or RelKingAttack
 	RankCastling                       // RelCastle
-	RankDevelopment                    // RelMobility, RelDevelop, RelAttackFormation, RelRestrict, or a losing capture (RelTake)
+	RankDevelopment                    // any other relevant move: RelMobility, RelDevelop, RelAttackFormation, RelRestrict, RelResponse, RelAttackHigher without a higher-valued target (a pawn against a pawn)
 	RankSafe                           // any other move that does not lose material (an irrelevant move, when not filtered)
 	RankSacrifice                      // the move loses material at once: SEE < 0
 )
@@ -106,7 +106,7 @@ func RankOf(f *Facts, r Relevance, higher uint8, ourDanger, theirDanger bool) Ra
 		rk = RankExchange
 	case higher >= 2 || f.Has(FlagFork):
 		rk = RankMultipleAttack
-	case r.Has(RelAttackHigher):
+	case higher >= 1:
 		rk = RankSingleAttack
 	case r.Has(RelThreatPromote):
 		rk = RankThreatPromote
@@ -116,7 +116,7 @@ func RankOf(f *Facts, r Relevance, higher uint8, ourDanger, theirDanger bool) Ra
 		rk = RankAttacking
 	case r.Has(RelCastle):
 		rk = RankCastling
-	case r.Any(RelDevelopment | RelRestrict | RelTake):
+	case r.Any(RelDevelopment | RelRestrict | RelTake | RelResponse | RelAttackHigher):
 		rk = RankDevelopment
 	default:
 		rk = RankSafe

@@ -60,14 +60,17 @@ const (
 	FRookFileSafe       // a pawn, silver, knight or lance advances on our rook's file or next to it (our rook unpromoted on our side); safe
 	FRookFileLoss       // the same, loss
 	FEvasion            // the side to move is in check
-	FZoneOccupySafe     // a piece other than the king moves or is dropped onto a square of our king's zone; safe
-	FZoneOccupyLoss     // the same, loss
+	FZoneOccupyLoss     // a piece other than the king moves or is dropped onto a square of our king's zone, loss
 	FZoneDefendSafe     // a new attack on a square of our king's zone that the opponent attacks; safe
 	FZoneDefendLoss     // the same, loss
 	FKingEscape         // our king is in danger and moves to a square next to fewer squares the opponent attacks
+	FNearLastSafe       // the move ends at most 1 step from where the opponent's last move ended; safe
+	FNearLastLoss       // the same, loss
+	FAttackLastSafe     // a new attack on the piece the opponent's last move moved or dropped; safe
+	FAttackLastLoss     // the same, loss
+	FFollowUpSafe       // a board move of the piece our previous move moved, or a move ending at most 1 step from where our previous move ended; safe
+	FFollowUpLoss       // the same, loss
 	FDropNearOwnKing    // a drop at most 2 steps from our king
-	FDropOwnCamp        // a drop in our camp (relative ranks 7 to 9), safe
-	FDropTheirCamp      // a drop in the opponent's camp (relative ranks 1 to 3), safe
 	FMoveThreatened     // a board move (not the king) of a threatened piece: attacked, and undefended or attacked by a lower-valued piece
 	FMoveAttacked       // a board move (not the king) of a piece the opponent attacks, not threatened
 	FDefendSafe         // a new attack on (defence of) one of our threatened pieces, or a block of a slider's line to one; safe
@@ -89,9 +92,7 @@ const (
 	FRestrictLoss       // the same, loss
 	FCastlePattern      // a piece moves onto its square of a formation around our king (see castleMove)
 	FCastleKing         // the king moves in our camp towards a formation's king square, not in check
-	FCastleCompact      // a gold or silver moves in our camp nearer to our king, ending at most 2 steps from it
 	FKingMove           // any king move (every legal king move is safe)
-	FPawnPushSafe       // any pawn advance without promotion, safe
 	FPawnDropLoss       // any pawn drop, loss
 	featureNB
 )
@@ -125,13 +126,13 @@ var featureNames = [featureNB]string{
 	"higher-safe", "undefended-safe", "multi-safe", "higher-loss-pawn", "higher-loss", "pawn-contact-safe", "pawn-contact-loss",
 	"threat-promo-safe", "threat-promo-risky", "threat-promo-loss", "near-their-king-safe", "near-their-king-loss1", "near-their-king-loss2",
 	"edge-pawn", "rook-file-safe", "rook-file-loss",
-	"evasion", "zone-occupy-safe", "zone-occupy-loss", "zone-defend-safe", "zone-defend-loss",
-	"king-escape", "drop-near-own-king", "drop-own-camp", "drop-their-camp", "move-threatened", "move-attacked", "defend-safe", "defend-loss",
+	"evasion", "zone-occupy-loss", "zone-defend-safe", "zone-defend-loss",
+	"king-escape", "near-last-safe", "near-last-loss", "attack-last-safe", "attack-last-loss", "follow-up-safe", "follow-up-loss", "drop-near-own-king", "move-threatened", "move-attacked", "defend-safe", "defend-loss",
 	"stop-promo-safe", "stop-promo-loss",
 	"mobility2", "mobility1", "develop-pawn", "develop-silver", "develop-gold", "develop-knight",
 	"develop-bishop", "develop-rook", "develop-king", "retreat", "major-safe",
-	"restrict-safe", "restrict-loss", "castle-pattern", "castle-king", "castle-compact",
-	"king-move", "pawn-push-safe", "pawn-drop-loss",
+	"restrict-safe", "restrict-loss", "castle-pattern", "castle-king",
+	"king-move", "pawn-drop-loss",
 }
 
 // String returns the feature's name.
@@ -165,7 +166,6 @@ var featureClass = [featureNB]Relevance{
 	FCheckSafe: RelCheck, FCheckLoss: RelCheck,
 	FZoneSafe: RelKingAttack, FZoneLossPawn: RelKingAttack, FZoneLoss: RelKingAttack,
 	FMateThreatSafe: RelKingAttack, FMateThreatLoss: RelKingAttack,
-	FDropOwnCamp: RelRestrict, FDropTheirCamp: RelThreatPromote,
 	FHigherSafe: RelAttackHigher, FUndefendedSafe: RelAttackHigher, FMultiSafe: RelAttackHigher,
 	FHigherLossPawn: RelAttackHigher, FHigherLoss: RelAttackHigher,
 	FPawnContactSafe: RelAttackHigher, FPawnContactLoss: RelAttackHigher,
@@ -174,17 +174,19 @@ var featureClass = [featureNB]Relevance{
 	FEdgePawn:     RelAttackFormation,
 	FRookFileSafe: RelAttackFormation, FRookFileLoss: RelAttackFormation,
 	FEvasion:        RelEvasion,
-	FZoneOccupySafe: RelKingDefence, FZoneOccupyLoss: RelKingDefence, FZoneDefendSafe: RelKingDefence,
-	FZoneDefendLoss: RelKingDefence, FKingEscape: RelKingDefence, FDropNearOwnKing: RelKingDefence,
+	FZoneOccupyLoss: RelKingDefence, FZoneDefendSafe: RelKingDefence,
+	FZoneDefendLoss: RelKingDefence, FKingEscape: RelKingDefence,
+	FNearLastSafe: RelResponse, FNearLastLoss: RelResponse,
+	FAttackLastSafe: RelResponse, FAttackLastLoss: RelResponse,
+	FFollowUpSafe: RelResponse, FFollowUpLoss: RelResponse, FDropNearOwnKing: RelKingDefence,
 	FMoveThreatened: RelMoveAttacked, FMoveAttacked: RelMoveAttacked,
 	FDefendSafe: RelDefendAttacked, FDefendLoss: RelDefendAttacked,
 	FStopPromoSafe: RelStopPromotion, FStopPromoLoss: RelStopPromotion,
 	FMobility2: RelMobility, FMobility1: RelMobility, FRetreat: RelMobility, FMajorSafe: RelMobility,
 	FDevelopPawn: RelDevelop, FDevelopSilver: RelDevelop, FDevelopGold: RelDevelop, FDevelopKnight: RelDevelop,
 	FDevelopBishop: RelDevelop, FDevelopRook: RelDevelop, FDevelopKing: RelDevelop,
-	FPawnPushSafe: RelDevelop,
 	FRestrictSafe: RelRestrict, FRestrictLoss: RelRestrict,
-	FCastlePattern: RelCastle, FCastleKing: RelCastle, FCastleCompact: RelCastle, FKingMove: RelCastle,
+	FCastlePattern: RelCastle, FCastleKing: RelCastle, FKingMove: RelCastle,
 	FPawnDropLoss: RelAttackHigher,
 }
 
@@ -201,19 +203,26 @@ const (
 		1<<FCheckSafe |
 		1<<FCheckLoss |
 		1<<FZoneSafe |
+		1<<FZoneLossPawn |
 		1<<FMateThreatSafe |
 		1<<FHigherSafe |
 		1<<FUndefendedSafe |
 		1<<FMultiSafe |
+		1<<FHigherLossPawn |
 		1<<FPawnContactLoss |
+		1<<FThreatPromoSafe |
 		1<<FThreatPromoRisky |
 		1<<FThreatPromoLoss |
+		1<<FNearTheirKingSafe |
 		1<<FNearTheirKingLoss2 |
-		1<<FRookFileSafe |
+		1<<FEdgePawn |
 		1<<FEvasion |
 		1<<FZoneOccupyLoss |
 		1<<FZoneDefendSafe |
 		1<<FKingEscape |
+		1<<FNearLastSafe |
+		1<<FAttackLastSafe |
+		1<<FFollowUpSafe |
 		1<<FMoveThreatened |
 		1<<FDefendSafe |
 		1<<FDefendLoss |
@@ -226,6 +235,7 @@ const (
 		1<<FDevelopBishop |
 		1<<FDevelopRook |
 		1<<FRetreat |
+		1<<FMajorSafe |
 		1<<FRestrictSafe |
 		1<<FCastlePattern |
 		1<<FCastleKing |
@@ -249,10 +259,11 @@ const (
 		1<<FPawnContactLoss |
 		1<<FThreatPromoRisky |
 		1<<FNearTheirKingSafe |
-		1<<FNearTheirKingLoss2 |
 		1<<FEvasion |
 		1<<FZoneOccupyLoss |
 		1<<FZoneDefendSafe |
+		1<<FAttackLastSafe |
+		1<<FAttackLastLoss |
 		1<<FDefendSafe |
 		1<<FStopPromoSafe |
 		1<<FRestrictSafe |
@@ -438,7 +449,9 @@ func (a *Analyzer) features(m kifu.Move, f *Facts) (Features, uint8) {
 
 	// Defence.
 	if !isKing {
-		pick(a.ourZone.Has(to), FZoneOccupySafe, FZoneOccupyLoss)
+		if a.ourZone.Has(to) && !safe {
+			set(FZoneOccupyLoss)
+		}
 		pick(newAtt.And(a.ourZone).And(a.themAtt).Any(), FZoneDefendSafe, FZoneDefendLoss)
 	} else if a.ourDanger >= dangerLevel && a.zoneAttacked(to, occAfter) < a.zoneAttacked(from, a.occ) {
 		set(FKingEscape)
@@ -446,13 +459,12 @@ func (a *Analyzer) features(m kifu.Move, f *Facts) (Features, uint8) {
 	if drop && a.ourKing != kifu.NoSquare && distance(to, a.ourKing) <= 2 {
 		set(FDropNearOwnKing)
 	}
-	if drop && safe {
-		switch rr := to.RelativeRank(us); {
-		case rr >= 7:
-			set(FDropOwnCamp)
-		case rr <= 3:
-			set(FDropTheirCamp)
-		}
+	if a.ourLastTo != kifu.NoSquare {
+		pick((!drop && from == a.ourLastTo) || distance(to, a.ourLastTo) <= 1, FFollowUpSafe, FFollowUpLoss)
+	}
+	if a.lastTo != kifu.NoSquare {
+		pick(distance(to, a.lastTo) <= 1, FNearLastSafe, FNearLastLoss)
+		pick(newAtt.Or(disc).Has(a.lastTo) && a.theirs.Has(a.lastTo), FAttackLastSafe, FAttackLastLoss)
 	}
 	if !drop && !isKing && a.themAtt.Has(from) {
 		if a.threatened.Has(from) {
@@ -483,10 +495,7 @@ func (a *Analyzer) features(m kifu.Move, f *Facts) (Features, uint8) {
 		switch m.Piece().Type() {
 		case kifu.Rook, kifu.Bishop, kifu.Horse, kifu.Dragon:
 			set(FMajorSafe)
-		case kifu.Pawn:
-			if !m.IsPromotion() {
-				set(FPawnPushSafe)
-			}
+
 		}
 		if a.standardDevelopment(m) {
 			set(developFeature[m.Piece().Type()&15])

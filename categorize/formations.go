@@ -99,9 +99,6 @@ func black(c kifu.Color, sq kifu.Square) kifu.Square {
 //   - FCastleKing: the king, not in check, moves within our camp
 //     (relative ranks 7 to 9) to a square nearer to a formation's king
 //     square than its origin;
-//   - FCastleCompact: a gold or silver, not capturing, moves to ranks 6
-//     to 9 (our side), at most 2 steps from our king and nearer to it than
-//     its origin;
 //   - FRookFileSafe/FRookFileLoss: a pawn, silver, knight or lance
 //     (unpromoted after the move) advances on our rook's file or a file
 //     next to it while our unpromoted rook stands on relative ranks 6 to
@@ -136,11 +133,7 @@ func (a *Analyzer) formationFeatures(m kifu.Move, fs *Features, safe bool) {
 					break
 				}
 			}
-			if (pt == kifu.Gold || pt == kifu.Silver) && to.Rank() >= 6 {
-				if d := distance(to, king); d <= 2 && d < distance(from, king) {
-					*fs |= 1 << FCastleCompact
-				}
-			}
+
 		}
 	}
 	if to.Rank() >= from.Rank() || m.IsPromotion() {

@@ -25,6 +25,7 @@ import (
 //	bit  7..11  defence:     Evasion KingDefence MoveAttacked DefendAttacked StopPromotion
 //	bit 12..14  development: Mobility Develop AttackFormation
 //	bit 15..16  prevention:  Restrict Castle
+//	bit 17      (ours):      Response
 type Relevance uint32
 
 // Relevance classes, with their features (see Feature for the exact
@@ -53,9 +54,8 @@ const (
 
 	// RelEvasion: defend against check (FEvasion).
 	RelEvasion
-	// RelKingDefence: defend squares close to our king (FZoneOccupySafe,
-	// FZoneOccupyLoss, FZoneDefendSafe, FZoneDefendLoss, FKingEscape,
-	// FDropNearOwnKing).
+	// RelKingDefence: defend squares close to our king (FZoneOccupyLoss,
+	// FZoneDefendSafe, FZoneDefendLoss, FKingEscape, FDropNearOwnKing).
 	RelKingDefence
 	// RelMoveAttacked: move an attacked piece (FMoveThreatened,
 	// FMoveAttacked).
@@ -88,11 +88,17 @@ const (
 	// FRestrictLoss, FDropOwnCamp).
 	RelRestrict
 	// RelCastle: castle, or build a common defence formation
-	// (FCastlePattern, FCastleKing, FCastleCompact, FKingMove; the
+	// (FCastlePattern, FCastleKing, FKingMove; the
 	// formations are listed in formations.go: Mino, high Mino, silver
 	// crown, Anaguma, Yagura, Funagakoi, Elmo, Kani, Gangi, Nakazumai,
 	// each also mirrored).
 	RelCastle
+
+	// RelResponse (our addition to the paper's classes): answer the
+	// opponent's last move or follow up our own (FNearLastSafe,
+	// FNearLastLoss, FAttackLastSafe, FAttackLastLoss, FFollowUpSafe,
+	// FFollowUpLoss).
+	RelResponse
 
 	relNB = iota
 )
@@ -111,7 +117,7 @@ var relNames = [relNB]string{
 	"check", "king-attack", "attack-higher", "threat-promote",
 	"evasion", "king-defence", "move-attacked", "defend-attacked", "stop-promotion",
 	"mobility", "develop", "attack-formation",
-	"restrict", "castle",
+	"restrict", "castle", "response",
 }
 
 // RelevanceClasses returns the single-bit classes in bit order.
@@ -217,8 +223,10 @@ type Analyzer struct {
 	// sliderAtt is the union of our sliders' attacks.
 	sliderAtt              kifu.Bitboard
 	ourDanger, theirDanger int
-	rookFile               int  // file of our unpromoted rook on our side of the board, 0 if none
-	threatCandidate        bool // the move analysed may threaten mate (set by features)
+	lastTo                 kifu.Square // where the previous move ended (NoSquare if unknown)
+	ourLastTo              kifu.Square // where our previous move (two plies back) ended (NoSquare if unknown)
+	rookFile               int         // file of our unpromoted rook on our side of the board, 0 if none
+	threatCandidate        bool        // the move analysed may threaten mate (set by features)
 	evasions               [kifu.MaxMoves]kifu.Move
 	checks                 [kifu.MaxMoves]kifu.Move
 }
@@ -264,6 +272,16 @@ func (a *Analyzer) Reset(pos *kifu.Position, prev kifu.Move) {
 	a.attackMaps()
 	a.threats()
 	a.promotionThreats()
+	a.lastTo = kifu.NoSquare
+	if prev != kifu.MoveNone && prev != kifu.MoveNull {
+		a.lastTo = prev.To()
+	}
+	a.ourLastTo = kifu.NoSquare
+	if n := pos.Ply(); n >= 2 {
+		if om := pos.MoveAt(n - 2); om != kifu.MoveNone && om != kifu.MoveNull {
+			a.ourLastTo = om.To()
+		}
+	}
 	a.ourDanger = KingDangerScore(pos, us)
 	a.theirDanger = KingDangerScore(pos, them)
 	a.rookFile = 0

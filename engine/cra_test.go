@@ -100,20 +100,21 @@ func TestPlace(t *testing.T) {
 	}
 }
 
-// TestOursKey: tier first, then more relevance classes, then lower cost.
+// TestOursKey: tier first, then cost less ClassBonus per class.
 func TestOursKey(t *testing.T) {
 	a := CRAMove{Cost: 500}
 	a.Rank, a.Rel = categorize.RankCastling, categorize.RelCastle
 	b := a
 	b.Rel |= categorize.RelDevelop // one more class: before a
 	c := a
-	c.Cost = 100 // cheaper: before a
+	c.Cost = 500 - ClassBonus - 1 // cheaper by more than a class: before b
 	d := b
 	d.Rank = categorize.RankSacrifice // last tier: after everything
 	e := a
 	e.Rank = categorize.RankWinMaterial // first tier
-	if !(OursKey(&b) < OursKey(&a) && OursKey(&c) < OursKey(&a) && OursKey(&b) < OursKey(&c)) {
-		t.Errorf("classes before cost: keys a %d b %d c %d", OursKey(&a), OursKey(&b), OursKey(&c))
+	e.Cost = MaxCost
+	if !(OursKey(&b) < OursKey(&a) && OursKey(&c) < OursKey(&a) && OursKey(&c) < OursKey(&b)) {
+		t.Errorf("cost less the class bonus: keys a %d b %d c %d", OursKey(&a), OursKey(&b), OursKey(&c))
 	}
 	if !(OursKey(&d) > OursKey(&a) && OursKey(&e) < OursKey(&b)) {
 		t.Errorf("tiers first: keys d %d a %d e %d b %d", OursKey(&d), OursKey(&a), OursKey(&e), OursKey(&b))
