@@ -41,7 +41,7 @@ const (
 	FZoneSafe           // a new attack on a square of the opponent king's zone, safe
 	FZoneLossPawn       // the same by a pawn move or drop, loss
 	FZoneLoss           // the same by another piece, loss
-	FMateThreatSafe     // not a check, and if the opponent passed we could mate at once (a new attack near the king or a piece ending near it); safe
+	FMateThreatSafe     // not a check, a new attack on the opponent king's zone or a piece ending in it, and if the opponent passed we could mate at once; safe
 	FMateThreatLoss     // the same, loss
 	FHigherSafe         // a new attack on one opponent piece (not the king) worth more than the attacker, safe
 	FUndefendedSafe     // a new attack on an undefended opponent piece worth at most the attacker, and on no higher one; safe
@@ -439,7 +439,7 @@ func (a *Analyzer) features(m kifu.Move, f *Facts) (Features, uint8) {
 	// The mate threat is the one costly test (it plays the move, passes
 	// and tries every check); it is left to Analyze unless a.Full.
 	a.threatCandidate = !f.Has(FlagCheck) && a.theirK != kifu.NoSquare &&
-		(newAtt.Or(disc).And(a.theirZn).Any() || distance(to, a.theirK) <= 2)
+		(newAtt.Or(disc).And(a.theirZn).Any() || a.theirZn.Has(to))
 	if a.Full && a.threatCandidate && a.threatensMate(m) {
 		pick(true, FMateThreatSafe, FMateThreatLoss)
 	}

@@ -145,7 +145,7 @@ time y; and nodes) into --out.`,
 	fs.IntVar(&opts.GameIndex, "game-index", 1, "with --search --game: which game of the file (from 1)")
 	fs.IntSliceVar(&opts.Depths, "depths", []int{3, 4, 5}, "with --search: the depths in plies")
 	fs.StringSliceVar(&opts.Algorithms, "algorithms", []string{"simple", "ordered", "cra"}, "with --search: the orderings to compare (simple, ordered, cra, cra-prob)")
-	fs.StringVar(&opts.Out, "out", "", "with --search: write the plots (cra-<d>ply.svg, cra-<d>ply-nodes.svg) into this folder")
+	fs.StringVar(&opts.Out, "out", "", "with --search: write the plots (cra-<d>ply.svg, cra-<d>ply-nodes.svg) and the data (cra-search.json) into this folder")
 	fs.BoolVar(&opts.Quiesce, "quiesce", false, "with --search: add a minimal capture search at the leaves (all algorithms)")
 	fs.Uint64Var(&opts.MaxNodes, "max-nodes", 0, "with --search: stop a search after this many nodes (0: no limit); stopped searches are reported")
 	fs.IntVar(&opts.From, "from", 0, "with --search: first move number to search (0: the first)")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -147,6 +148,13 @@ func runCRASearch(ctx context.Context, opts *craOptions, rec *kifu.Record, costs
 				}
 				rep.Plots = append(rep.Plots, path)
 			}
+		}
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		if err := writeFileAtomic(filepath.Join(opts.Out, "cra-search.json"), append(data, '\n')); err != nil {
+			return nil, err
 		}
 	}
 	return rep, nil

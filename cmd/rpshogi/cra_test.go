@@ -258,6 +258,9 @@ func TestRunCRASearch(t *testing.T) {
 	if len(s.Plots) != 4 {
 		t.Fatalf("plots %v", s.Plots)
 	}
+	if b, err := os.ReadFile(filepath.Join(dir, "cra-search.json")); err != nil || !json.Valid(b) {
+		t.Errorf("cra-search.json: %v", err)
+	}
 	for _, p := range s.Plots {
 		b, err := os.ReadFile(p)
 		if err != nil {
