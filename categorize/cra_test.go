@@ -42,12 +42,23 @@ const (
 	// silver on 2d and undefended; 3h1h defends it from below; Black's
 	// own king is in danger (score 4).
 	craDefend = "l3S1kn1/4r1g2/1B1g3p1/pppbppSs1/1n1p2P1L/P1P1PP1P1/1PSP1G3/1KG3R2/LN7 b Pnl2p 65"
+	// Openings of many games, as USI positions with their moves.
+	craOpening  = "startpos moves 7g7f 3c3d 6g6f 8c8d"
+	craExchange = "startpos moves 7g7f 3c3d 8h2b+"
 )
 
-// analyze returns the analysis of the move usi of the position sfen.
+// analyze returns the analysis of the move usi of the position sfen (or,
+// when it starts with "startpos", the USI position with its moves, whose
+// history the response features need).
 func analyze(t *testing.T, sfen, usi string) (Analysis, *Analyzer, *kifu.Position) {
 	t.Helper()
-	pos, err := kifu.ParseSFEN(sfen)
+	var pos *kifu.Position
+	var err error
+	if strings.HasPrefix(sfen, "startpos") {
+		pos, err = kifu.ParseUSIPosition(sfen)
+	} else {
+		pos, err = kifu.ParseSFEN(sfen)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +94,17 @@ func TestRelevanceClasses(t *testing.T) {
 		{"a retreat attacking a bishop and uncovering a rook on a gold", craDouble, "7d8c", RelAttackHigher, RelTake | RelCheck, true},
 		{"the attacked rook steps aside", craEscape, "2h1h", RelMoveAttacked, RelTake, true},
 		{"the rook defends the attacked lance", craDefend, "3h1h", RelDefendAttacked, RelTake | RelCheck, true},
+		{"a pawn dropped on 8b can promote next move, next to the king", craMate, "P*8b", RelThreatPromote | RelAttackFormation, RelTake | RelCheck, true},
+		{"our king in danger steps to a safer square", craMate, "2h1g", RelKingDefence | RelCastle, RelThreat, true},
+		{"a gold step back with more squares to go to", craMate, "5d5e", RelMobility, RelReach | RelThreat, true},
+		{"a pawn drop blocking the bishop's diagonal", craWinCheck, "P*2g", RelRestrict, RelReach | RelThreat, true},
+		{"an irrelevant pawn drop", craMate, "P*7f", 0, ^Relevance(0), false},
+		{"a gold stepping into capture for nothing", craMate, "7e6e", 0, ^Relevance(0), false},
+		// 7g7f 3c3d 6g6f 8c8d: a common opening. 7f7e advances the pawn next
+		// to where our last move (6g6f) ended and next to White's 8d.
+		{"a follow-up of our last move, next to the opponent's", craOpening, "7f7e", RelResponse | RelDevelop, RelReach | RelCheck, true},
+		// 7g7f 3c3d 8h2b+: the bishop exchange; 3a2b takes back on 2b.
+		{"taking back on the square of the last move", craExchange, "3a2b", RelTake | RelResponse, RelCheck, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,6 +144,8 @@ func TestRanks(t *testing.T) {
 		{"our king in danger: a defensive move rises to rank 6", craDefend, "3h1h", RankPromote, RankDefensive},
 		{"a pawn sacrifice ranks last", craSacrifice, "2e2d", RankSacrifice, 0},
 		{"an irrelevant safe move is only safe", craStart, "9i9h", RankSafe, 0},
+		{"taking back the bishop wins material", craExchange, "3a2b", RankWinMaterial, 0},
+		{"a losing irrelevant move is a sacrifice too", craMate, "7e6e", RankSacrifice, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,9 +10,9 @@ import (
 // Relevance is the set of Candidate Relevance Analysis (CRA) classes of a
 // move (Grimbergen, "Candidate Relevance Analysis for selective search in
 // shogi", §3.1): why the move matters for the goal of the game. A move
-// with no class is irrelevant and a CRA filter drops it. The classes come
-// in the paper's five groups (reach a (sub)goal, threat, defence,
-// development, prevention). Each class is the union of exact,
+// with no class is irrelevant and a CRA filter drops it. The classes are
+// the paper's 17, in its five groups (reach a (sub)goal, threat, defence,
+// development, prevention), and one of ours (response). Each class is the union of exact,
 // fine-grained features (Feature): a move has class c when it has an
 // enabled feature of class c (EnabledBoard for board moves, EnabledDrop
 // for drops). docs/cra.md lists the features of each class, which are
