@@ -126,38 +126,50 @@ func runCRASearch(ctx context.Context, opts *craOptions, rec *kifu.Record, costs
 			if !opts.JSON {
 				fmt.Fprintf(opts.IO.ErrOut, "move %d searched (%s)\n", mn, time.Now().Format("15:04:05"))
 			}
+			if err := saveCRASearch(opts, rep); err != nil {
+				return nil, err
+			}
 		}
 		pos.DoMove(node.Move)
 	}
+	if err := saveCRASearch(opts, rep); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// saveCRASearch completes rep with the positions searched so far (count,
+// load, summary) and, with --out, writes its plots and data; it runs after
+// every position, so that a run stopped early leaves what it did.
+func saveCRASearch(opts *craOptions, rep *craSearchReport) error {
 	rep.Positions = len(rep.Results)
 	rep.LoadAfter = loadAverage()
 	rep.Summary = summarizeCRASearch(rep)
-	if opts.Out != "" {
-		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-			return nil, err
-		}
-		for _, d := range opts.Depths {
-			for _, kind := range []string{"time", "nodes"} {
-				name := fmt.Sprintf("cra-%dply.svg", d)
-				if kind == "nodes" {
-					name = fmt.Sprintf("cra-%dply-nodes.svg", d)
-				}
-				path := filepath.Join(opts.Out, name)
-				if err := writeFileAtomic(path, craPlot(rep, d, kind)); err != nil {
-					return nil, err
-				}
-				rep.Plots = append(rep.Plots, path)
+	if opts.Out == "" {
+		return nil
+	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return err
+	}
+	rep.Plots = rep.Plots[:0]
+	for _, d := range opts.Depths {
+		for _, kind := range []string{"time", "nodes"} {
+			name := fmt.Sprintf("cra-%dply.svg", d)
+			if kind == "nodes" {
+				name = fmt.Sprintf("cra-%dply-nodes.svg", d)
 			}
-		}
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return nil, err
-		}
-		if err := writeFileAtomic(filepath.Join(opts.Out, "cra-search.json"), append(data, '\n')); err != nil {
-			return nil, err
+			path := filepath.Join(opts.Out, name)
+			if err := writeFileAtomic(path, craPlot(rep, d, kind)); err != nil {
+				return err
+			}
+			rep.Plots = append(rep.Plots, path)
 		}
 	}
-	return rep, nil
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(opts.Out, "cra-search.json"), append(data, '\n'))
 }
 
 // run returns the run of algorithm a at depth d in p.
