@@ -57,6 +57,8 @@ func newOptions() *options {
 			help: "nodes of the mate search at the root before the main search (0: none)"},
 		{name: "NodeMateNodes", kind: "spin", def: strconv.Itoa(DefaultNodeMateNodes), min: 0, max: 1 << 20,
 			help: "nodes of each mate and mate-threat search at interior nodes (0: none)"},
+		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)
+			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 	}}
 	for _, x := range o.list {
@@ -115,4 +117,10 @@ func (o *options) mode() Mode {
 		return ModeDepth
 	}
 	return ModeRealization
+}
+
+// craMode returns the CRA option's mode (engine/cra.go).
+func (o *options) craMode() CRAMode {
+	m, _ := ParseCRAMode(o.find("CRA").value)
+	return m
 }

@@ -122,6 +122,8 @@ type Searcher struct {
 	TT     *TT
 	Coster Coster
 	Mode   Mode
+	CRA    CRAMode // Candidate Relevance Analysis in the main search (engine/cra.go)
+	cra    *CRA    // its analyzer, made on first use
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
 
@@ -431,6 +433,10 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		moves, _ = s.nodeMoves(f, ply, budget, prev, inCheck)
 	}
 	s.orderMoves(f, moves, costs, ttMove, ply)
+	if s.CRA != CRAOff { // CRA hook (engine/cra.go): reorder, and filter in CRAFilter
+		n = s.craNodes(f, moves, costs, ttMove, ply)
+		moves, costs = moves[:n], costs[:n]
+	}
 	origAlpha := alpha
 	best := -InfiniteValue
 	if standPat != noValue {

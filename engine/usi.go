@@ -292,6 +292,7 @@ func (u *usi) goCmd(args []string) {
 	if u.opts.find("Probability").value == "per-move" && u.cfg.PerMoveCoster != nil {
 		s.Coster = u.cfg.PerMoveCoster
 	}
+	s.CRA = u.opts.craMode() // CRA option (engine/cra.go)
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {

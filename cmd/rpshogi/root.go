@@ -80,6 +80,7 @@ search engine.`,
 		newUSICmd(ios, nil),
 		newMatchCmd(ios, nil),
 		newNextMoveCmd(ios, nil),
+		newCRACmd(ios, nil),
 	)
 	return root
 }

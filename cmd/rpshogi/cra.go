@@ -1,0 +1,633 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/ingest"
+	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/tables"
+	"github.com/rpshogi/rpshogi/train"
+	"github.com/spf13/cobra"
+)
+
+type craOptions struct {
+	IO      *iostreams
+	Paths   []string
+	Flags   recordFlags
+	JSON    bool
+	Subset  string // all, odd, even
+	DB      string // training database for the probabilities (default: the compiled table)
+	Classes bool
+	ListNG  bool
+	// The search experiment.
+	Position   string // print the analysis of one position instead
+	Search     bool
+	Game       string
+	GameIndex  int
+	Depths     []int
+	Algorithms []string
+	Out        string
+	Quiesce    bool
+	MaxNodes   uint64
+	From, To   int
+	// Ingest is what Flags give, checked.
+	Ingest ingest.Options
+}
+
+func newCRACmd(ios *iostreams, runF func(context.Context, *craOptions) error) *cobra.Command {
+	opts := &craOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "cra PATH... [--json] [--search [--game FILE] [--depths 3,4,5] [--out DIR]]",
+		Short: "Candidate Relevance Analysis on game records: savings, accuracy and move-ordering tables, and the alpha-beta comparison",
+		Long: `cra runs Candidate Relevance Analysis (Grimbergen, "Candidate Relevance
+Analysis for selective search in shogi") over every position of the games
+in PATH (read as ingest does, with the same filters, in memory) and prints
+the paper's two tables:
+
+  Table 1, per range of move numbers (1-10, 11-20, ...) and in total: the
+  positions, the legal moves (kifu.Legal: the pointless non-promotions of
+  pawns, bishops, rooks and second-rank lances are not counted), the moves
+  CRA judges relevant, the savings (1 - relevant/legal) and NG, the
+  positions whose played move CRA judged irrelevant (or that played a
+  pointless non-promotion, which is not generated at all);
+
+  Table 2, where the played move ranks (1, 2-5, 6-10, 11-15, 16-20, 21-,
+  not generated) in three orderings: the paper's 17 ranks over the
+  relevant moves (ties in generation order), ours (the same ranks, ties by
+  transition probability), and transition probability alone over all
+  legal moves.
+
+The probabilities come from the compiled table (package tables) or, with
+--db, from a training database (rpshogi train), so that they can be
+learned without the games evaluated.
+
+--search runs the experiment of the paper's §4.3 on one game (--game FILE,
+or the first game of PATH): in each position, a plain fixed-depth
+alpha-beta at each of --depths with each ordering of --algorithms
+(simple: generation order; ordered: the 7 common-sense ranks; cra: CRA's
+relevant moves in the 17-rank order; cra-prob: ties by probability), the
+algorithms taking turns per position; it prints the nodes and times, how
+often each algorithm was fastest, and writes SVG plots (move number x,
+time y; and nodes) into --out.`,
+		Example: `  rpshogi cra ../shared/data/kifu --json
+  rpshogi cra pro/ --subset odd --classes
+  rpshogi cra --search --game game.kif --depths 3,4,5 --out docs`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Paths = args
+			if opts.Position != "" {
+				if len(args) > 0 || opts.Search {
+					return usageErrorf("--position takes no PATH and no --search")
+				}
+			} else if len(args) == 0 && !(opts.Search && opts.Game != "") {
+				return usageErrorf("cra takes at least one PATH (or --search --game FILE, or --position)")
+			}
+			switch opts.Subset {
+			case "all", "odd", "even":
+			default:
+				return usageErrorf("--subset: want all, odd or even, got %q", opts.Subset)
+			}
+			if !opts.Search && (opts.Game != "" || cmd.Flags().Changed("depths") || cmd.Flags().Changed("algorithms") ||
+				cmd.Flags().Changed("out") || opts.Quiesce || opts.MaxNodes != 0) {
+				return usageErrorf("--game, --depths, --algorithms, --out, --quiesce and --max-nodes go with --search")
+			}
+			for _, d := range opts.Depths {
+				if d < 1 || d > 8 {
+					return usageErrorf("--depths: each depth must be in 1..8, got %d", d)
+				}
+			}
+			if len(opts.Depths) == 0 {
+				return usageErrorf("--depths: give at least one depth")
+			}
+			for _, a := range opts.Algorithms {
+				if _, ok := engine.ParseFixedOrder(a); !ok {
+					return usageErrorf("--algorithms: unknown %q (want simple, ordered, cra, cra-prob)", a)
+				}
+			}
+			if len(opts.Algorithms) == 0 {
+				return usageErrorf("--algorithms: give at least one")
+			}
+			if opts.GameIndex < 1 {
+				return usageErrorf("--game-index must be 1 or more")
+			}
+			if opts.From < 0 || opts.To < 0 || (opts.To > 0 && opts.To < opts.From) {
+				return usageErrorf("--from/--to: want 0 <= from <= to")
+			}
+			var err error
+			if opts.Ingest, err = opts.Flags.options(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runCRA(cmd.Context(), opts)
+		},
+	}
+	opts.Flags.register(cmd.Flags())
+	fs := cmd.Flags()
+	fs.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
+	fs.StringVar(&opts.Subset, "subset", "all", "games to evaluate, numbered from 1 in input order: all, odd or even (a tuning/report split)")
+	fs.StringVar(&opts.DB, "db", "", "take the transition probabilities from this training database instead of the compiled table")
+	fs.BoolVar(&opts.Classes, "classes", false, "also print, per relevance class and per rank, how many moves and played moves have it")
+	fs.BoolVar(&opts.ListNG, "list-ng", false, "also list the played moves judged irrelevant (SFEN, move, classes of the move)")
+	fs.StringVar(&opts.Position, "position", "", `print the analysis of every legal move of one position ("startpos|sfen ... [moves ...]", as USI), in our order`)
+	fs.BoolVar(&opts.Search, "search", false, "run the fixed-depth alpha-beta comparison of §4.3 on one game")
+	fs.StringVar(&opts.Game, "game", "", "with --search: the record file of the game (default: the first game of PATH)")
+	fs.IntVar(&opts.GameIndex, "game-index", 1, "with --search --game: which game of the file (from 1)")
+	fs.IntSliceVar(&opts.Depths, "depths", []int{3, 4, 5}, "with --search: the depths in plies")
+	fs.StringSliceVar(&opts.Algorithms, "algorithms", []string{"simple", "ordered", "cra"}, "with --search: the orderings to compare (simple, ordered, cra, cra-prob)")
+	fs.StringVar(&opts.Out, "out", "", "with --search: write the plots (cra-<d>ply.svg, cra-<d>ply-nodes.svg) and the data (cra-search.json) into this folder")
+	fs.BoolVar(&opts.Quiesce, "quiesce", false, "with --search: add a minimal capture search at the leaves (all algorithms)")
+	fs.Uint64Var(&opts.MaxNodes, "max-nodes", 0, "with --search: stop a search after this many nodes (0: no limit); stopped searches are reported")
+	fs.IntVar(&opts.From, "from", 0, "with --search: first move number to search (0: the first)")
+	fs.IntVar(&opts.To, "to", 0, "with --search: last move number to search (0: the last)")
+	return cmd
+}
+
+// rankBins are the bins of Table 2.
+var rankBins = []string{"1", "2-5", "6-10", "11-15", "16-20", "21-", "not generated"}
+
+// rankBin returns the Table 2 bin of a 1-based place (0: not generated).
+func rankBin(place int) int {
+	switch {
+	case place == 0:
+		return 6
+	case place == 1:
+		return 0
+	case place <= 5:
+		return 1
+	case place <= 10:
+		return 2
+	case place <= 15:
+		return 3
+	case place <= 20:
+		return 4
+	}
+	return 5
+}
+
+// craRange is one row of Table 1.
+type craRange struct {
+	From      int     `json:"from"`
+	To        int     `json:"to"`
+	Positions int     `json:"positions"`
+	Legal     int     `json:"legal"`
+	Relevant  int     `json:"relevant"`
+	AvgLegal  float64 `json:"avg_legal"`
+	AvgRel    float64 `json:"avg_relevant"`
+	Savings   float64 `json:"savings"`
+	NG        int     `json:"ng"`
+	Accuracy  float64 `json:"accuracy"`
+}
+
+func (r *craRange) add(o *craRange) {
+	r.Positions += o.Positions
+	r.Legal += o.Legal
+	r.Relevant += o.Relevant
+	r.NG += o.NG
+}
+
+func (r *craRange) finish() {
+	if r.Positions > 0 {
+		r.AvgLegal = float64(r.Legal) / float64(r.Positions)
+		r.AvgRel = float64(r.Relevant) / float64(r.Positions)
+		r.Accuracy = 100 * (1 - float64(r.NG)/float64(r.Positions))
+	}
+	if r.Legal > 0 {
+		r.Savings = 100 * (1 - float64(r.Relevant)/float64(r.Legal))
+	}
+}
+
+// classCount counts a relevance class or a rank: among all legal moves
+// and among the played moves, having it and (for classes) having only it.
+type classCount struct {
+	Name       string `json:"name"`
+	Moves      int    `json:"moves"`
+	OnlyMoves  int    `json:"only_moves"`
+	Played     int    `json:"played"`
+	OnlyPlayed int    `json:"only_played"`
+}
+
+// craGame is what one game contributes.
+type craGame struct {
+	file      string
+	ranges    []craRange
+	hist      [3][7]int
+	classes   [32]classCount
+	ranks     [categorize.RankNB + 1]classCount
+	pointless int
+	ng        []string
+}
+
+// craTally sums games.
+type craTally struct {
+	games     int
+	ranges    []craRange
+	hist      [3][7]int
+	classes   [32]classCount
+	ranks     [categorize.RankNB + 1]classCount
+	pointless int
+	ng        []string
+}
+
+func (t *craTally) add(g *craGame) {
+	t.games++
+	for len(t.ranges) < len(g.ranges) {
+		i := len(t.ranges)
+		t.ranges = append(t.ranges, craRange{From: 10*i + 1, To: 10*i + 10})
+	}
+	for i := range g.ranges {
+		t.ranges[i].add(&g.ranges[i])
+	}
+	for o := range t.hist {
+		for b := range t.hist[o] {
+			t.hist[o][b] += g.hist[o][b]
+		}
+	}
+	for i := range t.classes {
+		addCount(&t.classes[i], &g.classes[i])
+	}
+	for i := range t.ranks {
+		addCount(&t.ranks[i], &g.ranks[i])
+	}
+	t.pointless += g.pointless
+	t.ng = append(t.ng, g.ng...)
+}
+
+func addCount(a, b *classCount) {
+	a.Moves += b.Moves
+	a.OnlyMoves += b.OnlyMoves
+	a.Played += b.Played
+	a.OnlyPlayed += b.OnlyPlayed
+}
+
+// evalCRAGame analyses every position of the main line of rec.
+func evalCRAGame(rec *kifu.Record, cra *engine.CRA, listNG bool) (*craGame, error) {
+	pos, err := rec.StartPosition()
+	if err != nil {
+		return nil, err
+	}
+	g := &craGame{file: rec.File}
+	var mbuf [kifu.MaxMoves]kifu.Move
+	var abuf [kifu.MaxMoves]engine.CRAMove
+	for ply, node := range rec.Main.Moves {
+		played := node.Move
+		prev := pos.LastMove()
+		moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
+		an := cra.Analyze(pos, prev, moves, abuf[:0])
+		idx := -1
+		relevant := 0
+		for i := range an {
+			if an[i].Move == played {
+				idx = i
+			}
+			if an[i].Rel.Relevant() {
+				relevant++
+			}
+		}
+		r := ply / 10
+		for len(g.ranges) <= r {
+			i := len(g.ranges)
+			g.ranges = append(g.ranges, craRange{From: 10*i + 1, To: 10*i + 10})
+		}
+		rg := &g.ranges[r]
+		rg.Positions++
+		rg.Legal += len(an)
+		rg.Relevant += relevant
+		if idx < 0 {
+			g.pointless++
+			rg.NG++
+			for o := range g.hist {
+				g.hist[o][rankBin(0)]++
+			}
+			if listNG {
+				g.ng = append(g.ng, fmt.Sprintf("%s\tmove %d\t%s\t%s\tpointless non-promotion (not generated)", rec.File, ply+1, pos.SFEN(), played.USI()))
+			}
+		} else {
+			if !an[idx].Rel.Relevant() {
+				rg.NG++
+				if listNG {
+					e := &an[idx]
+					g.ng = append(g.ng, fmt.Sprintf("%s\tmove %d\t%s\t%s\tSEE %d rank %s %s", rec.File, ply+1, pos.SFEN(), played.USI(), e.Facts.Gain, e.Rank, e.Rel))
+				}
+			}
+			g.hist[0][rankBin(engine.Place(an, idx, engine.PaperKey, engine.Relevant))]++
+			g.hist[1][rankBin(engine.Place(an, idx, engine.OursKey, engine.Relevant))]++
+			g.hist[2][rankBin(engine.Place(an, idx, engine.ProbKey, nil))]++
+		}
+		for i := range an {
+			e := &an[i]
+			rel := uint32(e.Rel)
+			only := bits.OnesCount32(rel) == 1
+			for x := rel; x != 0; x &= x - 1 {
+				c := &g.classes[bits.TrailingZeros32(x)]
+				c.Moves++
+				if only {
+					c.OnlyMoves++
+				}
+				if i == idx {
+					c.Played++
+					if only {
+						c.OnlyPlayed++
+					}
+				}
+			}
+			rk := &g.ranks[e.Rank]
+			rk.Moves++
+			if i == idx {
+				rk.Played++
+			}
+		}
+		pos.DoMove(played)
+	}
+	return g, nil
+}
+
+// craJSON is the --json output.
+type craJSON struct {
+	Games       int              `json:"games"`
+	Subset      string           `json:"subset"`
+	Probability string           `json:"probability_table"`
+	Ranges      []craRange       `json:"ranges"`
+	Total       craRange         `json:"total"`
+	Pointless   int              `json:"pointless_played"`
+	Ranks       map[string]any   `json:"ranks"`
+	Classes     []classCount     `json:"classes,omitempty"`
+	RankCounts  []classCount     `json:"rank_counts,omitempty"`
+	Search      *craSearchReport `json:"search,omitempty"`
+}
+
+// craCosts returns the cost table to use and its description.
+func craCosts(ctx context.Context, db string) ([categorize.MaxCategories]int32, string, error) {
+	if db == "" {
+		return tables.Costs(), "compiled table " + tables.Source, nil
+	}
+	var costs [categorize.MaxCategories]int32
+	if _, err := os.Stat(db); err != nil {
+		return costs, "", fmt.Errorf("cra: %w", err)
+	}
+	d, err := train.OpenReadOnly(db)
+	if err != nil {
+		return costs, "", err
+	}
+	defer d.Close()
+	t, err := train.ReadTally(ctx, d)
+	if err != nil {
+		return costs, "", err
+	}
+	counts := make([]tables.Count, categorize.Count())
+	for _, c := range categorize.List() {
+		k := t.Cats[c.ID]
+		counts[c.ID] = tables.Count{Name: c.Name, NP: k.NP, NC: k.NC}
+	}
+	for i := range costs {
+		costs[i] = tables.MaxCost
+	}
+	for i, p := range tables.Smooth(counts) {
+		costs[i] = int32(tables.CostOf(p))
+	}
+	return costs, "database " + db, nil
+}
+
+func runCRA(ctx context.Context, opts *craOptions) error {
+	costs, source, err := craCosts(ctx, opts.DB)
+	if err != nil {
+		return err
+	}
+	if opts.Position != "" {
+		return writeCRAPosition(opts, costs)
+	}
+	out := craJSON{Subset: opts.Subset, Probability: source}
+	var tally craTally
+	var firstGame *kifu.Record
+	if len(opts.Paths) > 0 {
+		iopts := opts.Ingest
+		iopts.Stdin = opts.IO.In
+		iopts.Process = func(g *ingest.Game) (any, error) {
+			return evalCRAGame(g.Record, engine.NewCRA(costs), opts.ListNG)
+		}
+		seq := 0
+		sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
+			seq++
+			if (opts.Subset == "odd" && seq%2 == 0) || (opts.Subset == "even" && seq%2 == 1) {
+				return nil
+			}
+			if firstGame == nil {
+				firstGame = g.Record
+			}
+			cg, ok := g.Processed.(*craGame)
+			if !ok {
+				return fmt.Errorf("cra: %s: no analysis", g.Source)
+			}
+			tally.add(cg)
+			return nil
+		}}
+		rep, err := ingest.Run(ctx, iopts, opts.Paths, sink)
+		if err != nil {
+			return err
+		}
+		if err := rep.Check(); err != nil {
+			return err
+		}
+		out.Games = tally.games
+		out.Ranges = tally.ranges
+		out.Total = craRange{From: 1, To: 10 * len(tally.ranges)}
+		for i := range out.Ranges {
+			out.Ranges[i].finish()
+			out.Total.add(&out.Ranges[i])
+		}
+		out.Total.finish()
+		out.Pointless = tally.pointless
+		out.Ranks = map[string]any{"bins": rankBins, "paper": tally.hist[0][:], "ours": tally.hist[1][:], "probability": tally.hist[2][:]}
+		if opts.Classes {
+			for i, c := range categorize.RelevanceClasses() {
+				tally.classes[i].Name = c.String()
+				out.Classes = append(out.Classes, tally.classes[i])
+			}
+			for r := categorize.Rank(1); r <= categorize.RankNB; r++ {
+				tally.ranks[r].Name = fmt.Sprintf("%d %s", r, r)
+				out.RankCounts = append(out.RankCounts, tally.ranks[r])
+			}
+		}
+	}
+	if opts.Search {
+		rec := firstGame
+		if opts.Game != "" {
+			recs, _, err := readRecords(opts.Game)
+			if err != nil && len(recs) == 0 {
+				return err
+			}
+			if recs, err = pickGame(opts.Game, recs, opts.GameIndex); err != nil {
+				return err
+			}
+			rec = recs[0]
+		}
+		if rec == nil {
+			return fmt.Errorf("cra: no game to search")
+		}
+		rep, err := runCRASearch(ctx, opts, rec, costs)
+		if err != nil {
+			return err
+		}
+		out.Search = rep
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	w := &errWriter{w: opts.IO.Out}
+	if len(opts.Paths) > 0 {
+		writeCRATables(w, &out, &tally, opts)
+	}
+	if out.Search != nil {
+		if len(opts.Paths) > 0 {
+			fmt.Fprintln(w)
+		}
+		writeCRASearch(w, out.Search)
+	}
+	return w.err
+}
+
+// errWriter keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return len(p), nil
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, nil
+}
+
+// writeCRATables prints Table 1, Table 2 and the optional breakdowns.
+func writeCRATables(w io.Writer, out *craJSON, t *craTally, opts *craOptions) {
+	fmt.Fprintf(w, "CRA on %d games (subset %s); probabilities: %s\n\n", out.Games, out.Subset, out.Probability)
+	fmt.Fprintln(w, "Table 1: savings and accuracy by move number")
+	fmt.Fprintf(w, "%-9s %6s %18s %18s %7s %5s\n", "Mvno", "#Pos", "#TotMv (Avg)", "#GenMv (Avg)", "Sv(%)", "NG")
+	row := func(name string, r *craRange) {
+		ng := "-"
+		if r.NG > 0 {
+			ng = fmt.Sprint(r.NG)
+		}
+		fmt.Fprintf(w, "%-9s %6d %10d (%5.1f) %10d (%5.1f) %7.1f %5s\n", name, r.Positions, r.Legal, r.AvgLegal, r.Relevant, r.AvgRel, r.Savings, ng)
+	}
+	for i := range out.Ranges {
+		r := &out.Ranges[i]
+		if r.Positions > 0 {
+			row(fmt.Sprintf("%d-%d", r.From, r.To), r)
+		}
+	}
+	row("Total", &out.Total)
+	fmt.Fprintf(w, "accuracy %.2f%% (%d of %d played moves judged irrelevant; %d of them pointless non-promotions, never generated)\n\n",
+		out.Total.Accuracy, out.Total.NG, out.Total.Positions, out.Pointless)
+
+	fmt.Fprintln(w, "Table 2: rank of the played move")
+	fmt.Fprintf(w, "%-14s | %23s | %23s | %23s\n", "", "paper (17 ranks)", "ours (ranks, then P)", "probability only")
+	fmt.Fprintf(w, "%-14s | %6s %7s %8s | %6s %7s %8s | %6s %7s %8s\n", "Ordering", "Abs.", "Perc.", "Cumul.", "Abs.", "Perc.", "Cumul.", "Abs.", "Perc.", "Cumul.")
+	var cum [3]int
+	n := max(out.Total.Positions, 1)
+	for b, name := range rankBins {
+		fmt.Fprintf(w, "%-14s", name)
+		for o := range 3 {
+			cum[o] += t.hist[o][b]
+			fmt.Fprintf(w, " | %6d %6.1f%% %7.1f%%", t.hist[o][b], 100*float64(t.hist[o][b])/float64(n), 100*float64(cum[o])/float64(n))
+		}
+		fmt.Fprintln(w)
+	}
+	if opts.Classes {
+		fmt.Fprintln(w, "\nRelevance classes: legal moves with the class (and with it alone); played moves with it (alone)")
+		fmt.Fprintf(w, "%-17s %9s %9s %8s %8s\n", "class", "moves", "only", "played", "only")
+		for _, c := range out.Classes {
+			fmt.Fprintf(w, "%-17s %9d %9d %8d %8d\n", c.Name, c.Moves, c.OnlyMoves, c.Played, c.OnlyPlayed)
+		}
+		fmt.Fprintln(w, "\nRanks: legal moves of the rank, played moves of the rank, rate played")
+		fmt.Fprintf(w, "%-20s %9s %8s %7s\n", "rank", "moves", "played", "rate")
+		for _, c := range out.RankCounts {
+			fmt.Fprintf(w, "%-20s %9d %8d %6.2f%%\n", c.Name, c.Moves, c.Played, 100*float64(c.Played)/float64(max(c.Moves, 1)))
+		}
+	}
+	if opts.ListNG && len(t.ng) > 0 {
+		fmt.Fprintln(w, "\nPlayed moves judged irrelevant:")
+		fmt.Fprintln(w, strings.Join(t.ng, "\n"))
+	}
+}
+
+// writeCRAPosition prints the analysis of every legal move of
+// opts.Position, in our order (engine.OursKey).
+func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) error {
+	pos, err := kifu.ParseUSIPosition(opts.Position)
+	if err != nil {
+		return err
+	}
+	var mbuf [kifu.MaxMoves]kifu.Move
+	moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
+	cra := engine.NewCRA(costs)
+	cra.Full = true // list every feature
+	an := cra.Analyze(pos, pos.LastMove(), moves, nil)
+	order := make([]int, len(an))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(engine.OursKey(&an[x]), engine.OursKey(&an[y])) })
+	ours, theirs := categorize.KingDangerScore(pos, pos.SideToMove()), categorize.KingDangerScore(pos, pos.SideToMove().Opp())
+	if opts.JSON {
+		type moveJSON struct {
+			Move     string   `json:"move"`
+			SEE      int      `json:"see"`
+			Rank     int      `json:"rank"`
+			RankName string   `json:"rank_name"`
+			Common   int      `json:"common_rank"`
+			Relevant bool     `json:"relevant"`
+			Classes  string   `json:"classes"`
+			Features []string `json:"features"`
+			Cost     int32    `json:"cost"`
+		}
+		out := struct {
+			SFEN        string     `json:"sfen"`
+			OurDanger   int        `json:"our_danger"`
+			TheirDanger int        `json:"their_danger"`
+			Moves       []moveJSON `json:"moves"`
+		}{SFEN: pos.SFEN(), OurDanger: ours, TheirDanger: theirs}
+		for _, i := range order {
+			e := &an[i]
+			out.Moves = append(out.Moves, moveJSON{e.Move.USI(), int(e.Facts.Gain), int(e.Rank), e.Rank.String(), int(e.Common),
+				e.Rel.Relevant(), e.Rel.String(), featureNames(e.Features), e.Cost})
+		}
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	w := &errWriter{w: opts.IO.Out}
+	fmt.Fprintf(w, "%s\nking danger: ours %d, theirs %d (in danger from %d)\n", pos.SFEN(), ours, theirs, categorize.DangerLevel)
+	fmt.Fprintf(w, "%-4s %-7s %4s %-17s %5s  %s\n", "#", "move", "SEE", "rank", "cost", "classes [features]")
+	for k, i := range order {
+		e := &an[i]
+		fmt.Fprintf(w, "%-4d %-7s %4d %2d %-14s %5d  %s %v\n", k+1, e.Move.USI(), e.Facts.Gain, e.Rank, e.Rank, e.Cost, e.Rel, featureNames(e.Features))
+	}
+	return w.err
+}
+
+// featureNames returns the names of the features of fs.
+func featureNames(fs categorize.Features) []string {
+	var out []string
+	for f := 0; f < categorize.FeatureCount(); f++ {
+		if fs.Has(categorize.Feature(f)) {
+			out = append(out, categorize.Feature(f).String())
+		}
+	}
+	return out
+}

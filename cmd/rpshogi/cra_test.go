@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
+)
+
+func TestCRAFlags(t *testing.T) {
+	tests := []struct {
+		name      string
+		args      []string
+		check     func(o *craOptions) bool
+		wantUsage bool
+	}{
+		{"paths and defaults", []string{"a", "b"}, func(o *craOptions) bool {
+			return slices.Equal(o.Paths, []string{"a", "b"}) && o.Subset == "all" && !o.JSON && !o.Search &&
+				slices.Equal(o.Depths, []int{3, 4, 5}) && slices.Equal(o.Algorithms, []string{"simple", "ordered", "cra"})
+		}, false},
+		{"json, subset, classes, db", []string{"a", "--json", "--subset", "odd", "--classes", "--list-ng", "--db", "x.sqlite"}, func(o *craOptions) bool {
+			return o.JSON && o.Subset == "odd" && o.Classes && o.ListNG && o.DB == "x.sqlite"
+		}, false},
+		{"search on a game", []string{"--search", "--game", "g.kif", "--depths", "3,4", "--algorithms", "simple,cra-prob", "--out", "d", "--quiesce", "--max-nodes", "99", "--from", "2", "--to", "9"},
+			func(o *craOptions) bool {
+				return o.Search && o.Game == "g.kif" && slices.Equal(o.Depths, []int{3, 4}) && o.Out == "d" && o.Quiesce &&
+					o.MaxNodes == 99 && o.From == 2 && o.To == 9 && slices.Equal(o.Algorithms, []string{"simple", "cra-prob"})
+			}, false},
+		{"position", []string{"--position", "startpos"}, func(o *craOptions) bool { return o.Position == "startpos" }, false},
+		{"no path", nil, nil, true},
+		{"search without a game needs a path", []string{"--search"}, nil, true},
+		{"bad subset", []string{"a", "--subset", "third"}, nil, true},
+		{"game without search", []string{"a", "--game", "g.kif"}, nil, true},
+		{"depths without search", []string{"a", "--depths", "3"}, nil, true},
+		{"depth 0", []string{"--search", "--game", "g.kif", "--depths", "0"}, nil, true},
+		{"unknown algorithm", []string{"--search", "--game", "g.kif", "--algorithms", "magic"}, nil, true},
+		{"to before from", []string{"--search", "--game", "g.kif", "--from", "9", "--to", "2"}, nil, true},
+		{"position and a path", []string{"a", "--position", "startpos"}, nil, true},
+		{"bad min-plies", []string{"a", "--min-plies", "-1"}, nil, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ios := &iostreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
+			var got *craOptions
+			cmd := newCRACmd(ios, func(ctx context.Context, o *craOptions) error {
+				got = o
+				return nil
+			})
+			cmd.SetArgs(tc.args)
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			if tc.wantUsage {
+				var ue *usageError
+				if !errors.As(err, &ue) || got != nil {
+					t.Fatalf("error %v, run called %v; want a usage error", err, got != nil)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(got) {
+				t.Errorf("options %+v", *got)
+			}
+		})
+	}
+}
+
+// proFiles returns the first n record files of kind pro of the shared
+// corpus.
+func proFiles(t *testing.T, n int) []string {
+	dir := kifutest.SharedDir(t)
+	var out []string
+	for _, r := range kifutest.Manifest(t) {
+		if r.Kind == "pro" && len(out) < n {
+			out = append(out, filepath.Join(dir, r.Path))
+		}
+	}
+	if len(out) < n {
+		t.Fatalf("only %d professional game files", len(out))
+	}
+	return out
+}
+
+func TestRunCRATables(t *testing.T) {
+	files := proFiles(t, 3)
+	code, out, errOut := runCmd(append([]string{"cra"}, files...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"Table 1", "Mvno", "1-10", "Total", "accuracy", "Table 2", "paper (17 ranks)", "not generated"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	code, out, errOut = runCmd(append([]string{"cra", "--json", "--classes"}, files...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Games  int `json:"games"`
+		Ranges []struct {
+			From, To, Positions, Legal, Relevant, NG int
+		} `json:"ranges"`
+		Total map[string]float64 `json:"total"`
+		Ranks struct {
+			Bins        []string `json:"bins"`
+			Paper       []int    `json:"paper"`
+			Ours        []int    `json:"ours"`
+			Probability []int    `json:"probability"`
+		} `json:"ranks"`
+		Classes []struct {
+			Name  string `json:"name"`
+			Moves int    `json:"moves"`
+		} `json:"classes"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, k := range []string{"positions", "legal", "relevant", "savings", "ng"} {
+		if _, ok := res.Total[k]; !ok {
+			t.Errorf("total has no %q: %v", k, res.Total)
+		}
+	}
+	pos, legal, relevant := 0, 0, 0
+	for _, r := range res.Ranges {
+		pos += r.Positions
+		legal += r.Legal
+		relevant += r.Relevant
+		if r.To != r.From+9 {
+			t.Errorf("range %d-%d", r.From, r.To)
+		}
+	}
+	if res.Games < 2 || pos == 0 || float64(pos) != res.Total["positions"] || float64(legal) != res.Total["legal"] || float64(relevant) != res.Total["relevant"] {
+		t.Errorf("games %d; ranges sum to %d positions, %d legal, %d relevant; total %v", res.Games, pos, legal, relevant, res.Total)
+	}
+	if relevant >= legal || relevant == 0 {
+		t.Errorf("%d relevant of %d legal moves", relevant, legal)
+	}
+	if want := 100 * (1 - float64(relevant)/float64(legal)); res.Total["savings"] < want-0.01 || res.Total["savings"] > want+0.01 {
+		t.Errorf("savings %v, want %v", res.Total["savings"], want)
+	}
+	if len(res.Ranks.Bins) != 7 {
+		t.Fatalf("bins %v", res.Ranks.Bins)
+	}
+	for name, h := range map[string][]int{"paper": res.Ranks.Paper, "ours": res.Ranks.Ours, "probability": res.Ranks.Probability} {
+		sum := 0
+		for _, x := range h {
+			sum += x
+		}
+		if len(h) != 7 || sum != pos {
+			t.Errorf("%s histogram %v does not count the %d positions", name, h, pos)
+		}
+	}
+	if ng := int(res.Total["ng"]); res.Ranks.Paper[6] != ng || res.Ranks.Ours[6] != ng || res.Ranks.Probability[6] > ng {
+		t.Errorf("not generated %v, NG %d", res.Ranks, ng)
+	}
+	if len(res.Classes) != len(categorize.RelevanceClasses()) || res.Classes[0].Name != "mate" {
+		t.Errorf("classes %v", res.Classes)
+	}
+
+	// The two halves add up to the whole.
+	var halves [2]struct {
+		Total map[string]float64 `json:"total"`
+	}
+	for i, sub := range []string{"odd", "even"} {
+		code, out, errOut = runCmd(append([]string{"cra", "--json", "--subset", sub}, files...)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if err := json.Unmarshal([]byte(out), &halves[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range []string{"positions", "legal", "relevant", "ng"} {
+		if halves[0].Total[k]+halves[1].Total[k] != res.Total[k] {
+			t.Errorf("%s: odd %v + even %v != all %v", k, halves[0].Total[k], halves[1].Total[k], res.Total[k])
+		}
+	}
+}
+
+func TestRunCRASearch(t *testing.T) {
+	file := proFiles(t, 1)[0]
+	dir := t.TempDir()
+	code, out, errOut := runCmd("cra", "--search", "--game", file, "--depths", "1,2", "--from", "20", "--to", "22",
+		"--algorithms", "simple,ordered,cra", "--out", dir, "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Search struct {
+			Positions int `json:"positions"`
+			Summary   []struct {
+				Depth int `json:"depth"`
+				Algs  []struct {
+					Algorithm string `json:"algorithm"`
+					Nodes     uint64 `json:"nodes"`
+				} `json:"algorithms"`
+				Pairs []struct {
+					A, B     string
+					FasterIn int `json:"a_faster_in"`
+				} `json:"pairs"`
+			} `json:"summary"`
+			Results []struct {
+				MoveNumber int `json:"move_number"`
+				Runs       []struct {
+					Depth     int    `json:"depth"`
+					Algorithm string `json:"algorithm"`
+					Score     int    `json:"score"`
+					Complete  bool   `json:"complete"`
+				} `json:"runs"`
+			} `json:"results"`
+			Plots []string `json:"plots"`
+		} `json:"search"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	s := res.Search
+	if s.Positions != 3 || len(s.Results) != 3 || s.Results[0].MoveNumber != 20 {
+		t.Fatalf("positions %d, results %d", s.Positions, len(s.Results))
+	}
+	for _, p := range s.Results {
+		if len(p.Runs) != 6 {
+			t.Fatalf("move %d: %d runs", p.MoveNumber, len(p.Runs))
+		}
+		// Simple and ordered alpha-beta are both full-width: same score.
+		score := map[int]map[string]int{}
+		for _, r := range p.Runs {
+			if !r.Complete {
+				t.Errorf("move %d: an incomplete search", p.MoveNumber)
+			}
+			if score[r.Depth] == nil {
+				score[r.Depth] = map[string]int{}
+			}
+			score[r.Depth][r.Algorithm] = r.Score
+		}
+		for d, sc := range score {
+			if sc["simple"] != sc["ordered"] {
+				t.Errorf("move %d depth %d: simple %d, ordered %d", p.MoveNumber, d, sc["simple"], sc["ordered"])
+			}
+		}
+	}
+	if len(s.Summary) != 2 || len(s.Summary[0].Algs) != 3 || len(s.Summary[0].Pairs) != 3 || s.Summary[0].Algs[0].Nodes == 0 {
+		t.Errorf("summary %+v", s.Summary)
+	}
+	if len(s.Plots) != 4 {
+		t.Fatalf("plots %v", s.Plots)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "cra-search.json")); err != nil || !json.Valid(b) {
+		t.Errorf("cra-search.json: %v", err)
+	}
+	for _, p := range s.Plots {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := xml.NewDecoder(bytes.NewReader(b))
+		polylines := 0
+		for {
+			tok, err := d.Token()
+			if err != nil {
+				break
+			}
+			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
+				polylines++
+			}
+		}
+		if polylines != 3 {
+			t.Errorf("%s: %d polylines, want one per algorithm", p, polylines)
+		}
+	}
+}
+
+func TestRunCRAPosition(t *testing.T) {
+	code, out, errOut := runCmd("cra", "--position", "startpos")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3+30 {
+		t.Fatalf("%d lines, want a header and the 30 legal moves:\n%s", len(lines), out)
+	}
+	if !strings.Contains(out, "9i9h") || !strings.Contains(out, "irrelevant") {
+		t.Errorf("output:\n%s", out)
+	}
+	code, _, errOut = runCmd("cra", "--position", "startpos moves 7g7x")
+	if code != exitError {
+		t.Errorf("a bad move: exit %d (%s)", code, errOut)
+	}
+}
