@@ -363,17 +363,7 @@ func (c *Classifier) soleAttacker(sq kifu.Square) (pt kifu.PieceType, ok bool) {
 	if c.themAtt2.Has(sq) {
 		return kifu.NoPieceType, false
 	}
-	line := c.themLine(sq)
-	var a kifu.Bitboard
-	if c.themRays.Has(sq) {
-		a = line // the attacker slides to sq, so it is on line
-	} else {
-		a = c.b.stepAttackers(sq, c.them).Or(line)
-	}
-	if a.IsEmpty() || a.MoreThanOne() {
-		return kifu.NoPieceType, false
-	}
-	return c.pos.PieceAt(a.LSB()).Type(), true
+	return c.onlyAttacker(sq, c.them, c.themLine(sq), c.themRays)
 }
 
 // soleDefender returns the type of our piece attacking sq when it is our
@@ -383,12 +373,17 @@ func (c *Classifier) soleDefender(sq kifu.Square) (pt kifu.PieceType, ok bool) {
 	if !c.usAtt1.Has(sq) || c.usAtt2.Has(sq) {
 		return kifu.NoPieceType, false
 	}
-	line := c.usLine(sq)
-	var a kifu.Bitboard
-	if c.usRays.Has(sq) {
-		a = line // the defender slides to sq, so it is on line
-	} else {
-		a = c.b.stepAttackers(sq, c.us).Or(line)
+	return c.onlyAttacker(sq, c.us, c.usLine(sq), c.usRays)
+}
+
+// onlyAttacker returns the type of side's piece attacking sq when it is
+// the only piece of side that attacks sq or lies on line, side's sliders
+// on the lines through sq (ok false otherwise). rays are the squares
+// side's sliders attack: a slider attacking sq stands on line.
+func (c *Classifier) onlyAttacker(sq kifu.Square, side kifu.Color, line, rays kifu.Bitboard) (pt kifu.PieceType, ok bool) {
+	a := line
+	if !rays.Has(sq) {
+		a = c.b.stepAttackers(sq, side).Or(line)
 	}
 	if a.IsEmpty() || a.MoreThanOne() {
 		return kifu.NoPieceType, false

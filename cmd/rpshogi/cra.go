@@ -217,9 +217,9 @@ type classCount struct {
 	OnlyPlayed int    `json:"only_played"`
 }
 
-// craGame is what one game contributes.
-type craGame struct {
-	file      string
+// craCounts are the counts of Table 1, Table 2 and --classes, for one
+// game or summed over games.
+type craCounts struct {
 	ranges    []craRange
 	hist      [3][7]int
 	classes   [32]classCount
@@ -228,15 +228,16 @@ type craGame struct {
 	ng        []string
 }
 
+// craGame is what one game contributes.
+type craGame struct {
+	file string
+	craCounts
+}
+
 // craTally sums games.
 type craTally struct {
-	games     int
-	ranges    []craRange
-	hist      [3][7]int
-	classes   [32]classCount
-	ranks     [categorize.RankNB + 1]classCount
-	pointless int
-	ng        []string
+	games int
+	craCounts
 }
 
 func (t *craTally) add(g *craGame) {
