@@ -133,10 +133,7 @@ var mateProblems = []struct {
 func TestMateProblems(t *testing.T) {
 	for _, tt := range mateProblems {
 		t.Run(tt.name, func(t *testing.T) {
-			pos, err := kifu.ParseSFEN(tt.sfen)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pos := mustSFEN(t, tt.sfen)
 			s := NewMateSolver(4)
 			res := s.Solve(pos, MateLimits{Nodes: 200000})
 			if res.Status != tt.want {
@@ -204,10 +201,7 @@ var gameMates = []struct {
 func TestMateGameEndings(t *testing.T) {
 	for _, tt := range gameMates {
 		t.Run(tt.name, func(t *testing.T) {
-			pos, err := kifu.ParseSFEN(tt.sfen)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pos := mustSFEN(t, tt.sfen)
 			s := NewMateSolver(16)
 			res := s.Solve(pos, MateLimits{Nodes: 500000})
 			if res.Status != MateFound {
@@ -303,10 +297,7 @@ func TestMateAgainstBruteForce(t *testing.T) {
 func TestGenChecks(t *testing.T) {
 	var positions []*kifu.Position
 	for _, p := range mateProblems {
-		pos, err := kifu.ParseSFEN(p.sfen)
-		if err != nil {
-			t.Fatal(err)
-		}
+		pos := mustSFEN(t, p.sfen)
 		positions = append(positions, pos)
 	}
 	extra := []string{
@@ -483,10 +474,7 @@ func TestUSIGoMate(t *testing.T) {
 			if tt.want != "checkmate " {
 				return
 			}
-			pos, err := kifu.ParseSFEN(tt.sfen)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pos := mustSFEN(t, tt.sfen)
 			var line []kifu.Move
 			q := pos.Clone()
 			for _, f := range strings.Fields(got)[1:] {
@@ -634,14 +622,8 @@ func TestMateMatch(t *testing.T) {
 // rest of the pieces: the answer must be the one a fresh table gives, not
 // the first problem's.
 func TestMateTableKeepsPieceSets(t *testing.T) {
-	sparse, err := kifu.ParseSFEN("8k/6S2/6G2/9/9/9/9/9/9 b R 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := kifu.ParseSFEN("8k/6S2/6G2/9/9/9/9/9/9 b Rr2b3g3s4n4l18p 1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sparse := mustSFEN(t, "8k/6S2/6G2/9/9/9/9/9/9 b R 1")
+	full := mustSFEN(t, "8k/6S2/6G2/9/9/9/9/9/9 b Rr2b3g3s4n4l18p 1")
 	fresh := NewMateSolver(1).Solve(full, MateLimits{Nodes: 100000})
 	s := NewMateSolver(1)
 	if r := s.Solve(sparse, MateLimits{Nodes: 100000}); r.Status != MateFound || len(r.PV) != 1 {
@@ -682,10 +664,7 @@ var threatPositions = []string{
 func TestSearchUsesMateSearch(t *testing.T) {
 	lim := Limits{MaxBudget: 6 * HalfCost}
 	t.Run("root mate", func(t *testing.T) {
-		pos, err := kifu.ParseSFEN(gameMates[7].sfen)
-		if err != nil {
-			t.Fatal(err)
-		}
+		pos := mustSFEN(t, gameMates[7].sfen)
 		var infos []Info
 		res := newTestSearcher().Search(pos, lim, func(i Info) { infos = append(infos, i) })
 		if res.Score != MateIn(len(res.PV)) || len(infos) == 0 || infos[len(infos)-1].Score != res.Score {
@@ -703,10 +682,7 @@ func TestSearchUsesMateSearch(t *testing.T) {
 		on, off := 0, 0
 		var stats MateStats
 		for _, sf := range threatPositions {
-			pos, err := kifu.ParseSFEN(sf)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pos := mustSFEN(t, sf)
 			s := newTestSearcher()
 			m := s.Search(pos, lim, nil).Move
 			st := s.MateStats()

@@ -28,16 +28,9 @@ func TestClassifyFlags(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ios := &iostreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
 			var got *classifyOptions
-			cmd := newClassifyCmd(ios, func(ctx context.Context, o *classifyOptions) error {
-				got = o
-				return nil
-			})
-			cmd.SetArgs(tc.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			err := cmd.Execute()
+			ios := &iostreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
+			err := parseWith(t, newClassifyCmd(ios, func(_ context.Context, o *classifyOptions) error { got = o; return nil }), tc.args)
 			if tc.wantUsage {
 				var ue *usageError
 				if tc.name != "an argument" && !errors.As(err, &ue) {

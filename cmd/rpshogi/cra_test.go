@@ -49,16 +49,9 @@ func TestCRAFlags(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ios := &iostreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
 			var got *craOptions
-			cmd := newCRACmd(ios, func(ctx context.Context, o *craOptions) error {
-				got = o
-				return nil
-			})
-			cmd.SetArgs(tc.args)
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			err := cmd.Execute()
+			ios := &iostreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
+			err := parseWith(t, newCRACmd(ios, func(_ context.Context, o *craOptions) error { got = o; return nil }), tc.args)
 			if tc.wantUsage {
 				var ue *usageError
 				if !errors.As(err, &ue) || got != nil {
