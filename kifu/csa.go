@@ -384,6 +384,9 @@ func (c *csaReader) move(s string, n int) error {
 	if c.pending != nil {
 		return c.failPending()
 	}
+	if c.afterEnd(n) {
+		return nil
+	}
 	if c.ended {
 		return c.syntax(n, s, "a move after the end of the game ("+c.cur().br.End.Word+")")
 	}

@@ -71,6 +71,33 @@ type Record struct {
 	// ReplayErr is set when the main line of the source stops at a move
 	// that is illegal or cannot be resolved; Main holds the legal prefix.
 	ReplayErr *ReplayError
+	// Warnings lists what the reader skipped or read in spite of
+	// something odd, in source order: a line it does not understand, the
+	// moves after a fourfold repetition (千日手) had ended the game.
+	Warnings []Warning
+}
+
+// Warning is something a reader skipped or read in spite of something
+// odd: where (the record's File, Line), what was found (Text) and why.
+type Warning struct {
+	File   string
+	Line   int // 1-based; 0 if unknown
+	Text   string
+	Reason string
+}
+
+// String returns "kifu: file:line: reason (found text)".
+func (w Warning) String() string {
+	return "kifu: " + fileLine(w.File, w.Line) + ": " + w.Message()
+}
+
+// Message returns the reason and the text found, without the file and
+// line: "reason (found text)".
+func (w Warning) Message() string {
+	if w.Text == "" {
+		return w.Reason
+	}
+	return w.Reason + " (found " + quoteRunes(w.Text) + ")"
 }
 
 // Header keys of the metadata that KIF and CSA both carry (KIF names; the
