@@ -330,7 +330,7 @@ var moreTruth = map[string]struct {
 		Err: `20260130morimori.kif:97: main line ply 89 "７三歩打" (P*7c): illegal move: two unpromoted pawns on one file (二歩)`,
 		Why: "the last move drops a second black pawn on file 7"},
 	"pyogi/testkifu.csa": {Moves: -1,
-		Err: `pyogi/testkifu.csa:5: csa: unknown statement; want V, N+, N-, $KEY:, P, + or -, a move like +7776FU, T, % or ' (found "sibuyuki")`,
+		Err: `pyogi/testkifu.csa:5: csa: unknown statement after an empty N+ or N- on the line before (a player name goes on the N+/N- line, as N+name) (found "sibuyuki")`,
 		Why: "not CSA: the N+ and N- names stand alone on the next lines (line 5 sibuyuki) and there is no start position (no PI or P1-P9 before the + line); the manifest's reader guessed both; tsshogi rejects it too (Invalid move: +7776FU, for want of a position)"},
 	"shogihome/src/tests/testdata/jkf/sample04.jkf": {Moves: -1,
 		Err: `shogihome/src/tests/testdata/jkf/sample04.jkf:1: unknown: a JKF (JSON kifu) record: JKF is not a supported format`,

@@ -45,6 +45,8 @@ func TestBadInput(t *testing.T) {
 			line: 2, is: ErrRecordSyntax, found: "３四歩", want: "move number 3, want 2"},
 		{name: "KI2 move in a KIF file", file: "x.kif", text: "   1 ７六歩(77)\n△３四歩\n",
 			line: 2, is: ErrRecordSyntax, found: "△３四歩", want: "want a numbered move line"},
+		{name: "CSA name on its own line", file: "x.csa", text: "V2.2\nN+\nsibuyuki\nPI\n+\n",
+			line: 3, is: ErrRecordSyntax, found: "sibuyuki", want: "after an empty N+ or N-"},
 		{name: "KIF move without a number", file: "x.kif", text: "   1 ７六歩(77)\n３四歩(33)\n",
 			line: 2, is: ErrRecordSyntax, found: "３四歩", want: "without a move number"},
 		{name: "KI2 move without a mark", file: "x.ki2", text: "▲７六歩\n３四歩\n",
