@@ -322,10 +322,13 @@ func (k *kakinoki) setupLine(s string, n int) (bool, error) {
 func (k *kakinoki) variationLine(s string, n int) error {
 	_, v, ok := cutKey(s)
 	if !ok {
-		return nil // prose starting with 変化
+		k.warn(n, s, "a line starting with 変化 that is not 変化：N手; ignored")
+		return nil
 	}
 	if !k.started || len(k.rec.Main.Moves) == 0 {
-		return nil // a 変化 header before any move: a known writer bug
+		// A known writer bug: a 変化 header before any move.
+		k.warn(n, s, "a variation (変化) before any move of the main line; ignored")
+		return nil
 	}
 	v = strings.TrimSpace(v)
 	v = strings.TrimSuffix(strings.TrimSuffix(v, "目"), "手")

@@ -53,6 +53,8 @@ func TestKIFUnknownLines(t *testing.T) {
 				"+---------------------------+\n先手の持駒：なし\n手数＝0\n盤面回転\n   1 ７六歩(77)\n"},
 		{name: "unknown lines", format: FormatKIF, moves: 2,
 			text: "先手 羽生\n   1 ７六歩(77)\n!!\n   2 ３四歩(33)\n", warn: []int{1, 3}, found: "先手 羽生"},
+		{name: "変化 prose", format: FormatKIF, moves: 1,
+			text: "   1 ７六歩(77)\n変化 なし\n", warn: []int{2}, found: "変化 なし"},
 		{name: "ki2 unknown line", format: FormatKI2, moves: 2,
 			text: "▲７六歩\nxyz\n△３四歩\n", warn: []int{2}, found: "xyz"},
 		{name: "CSA read as KIF", format: FormatKIF, text: string(csa), err: 1, found: "' a CSA V2.2 record"},
