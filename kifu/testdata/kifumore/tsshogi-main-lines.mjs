@@ -19,10 +19,11 @@
 // Usage (tsshogi from npm, outside the repository):
 //
 //	mkdir -p /tmp/tsshogi && cd /tmp/tsshogi && npm init -y && npm install tsshogi@2.2.0
-//	NODE_PATH=/tmp/tsshogi/node_modules node --experimental-default-type=module \
+//	NODE_PATH=/tmp/tsshogi/node_modules node \
 //	  kifu/testdata/kifumore/tsshogi-main-lines.mjs ../shared/data/kifu-more > kifu/testdata/kifumore/tsshogi.tsv
 //
-// (or copy this file into /tmp/tsshogi and run it there).
+// kifu's TestCorpusMore compares this output with what kifu reads (see
+// docs/records.md); go test does not run node.
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative, extname } from "node:path";
