@@ -264,7 +264,8 @@ func isCSAMove(s string) bool {
 }
 
 // ParseRecords reads the records of one decoded file: the format is
-// chosen by DetectFormat, and errors name the file. KIF and KI2 hold one
+// chosen by DetectFormat, and errors and warnings (Record.Warnings) name
+// the file. KIF and KI2 hold one
 // record, CSA and SFEN lists any number. See ParseKIF and ParseCSA for
 // what is returned with an error.
 func ParseRecords(name, text string) ([]*Record, error) {

@@ -17,7 +17,10 @@ import (
 // A syntax error gives a nil record and a *ParseError. A move that is
 // illegal (not followed by a foul terminal, formats.md §6 rule 11) or
 // names no move gives the record read so far and a *ReplayError, which is
-// also kept in the record's ReplayErr when it is in the main line.
+// also kept in the record's ReplayErr when it is in the main line. A
+// line that is not KIF is skipped with a warning (Record.Warnings); a
+// text with no move and such lines is a *ParseError at the first of them,
+// not a record of 0 moves.
 func ParseKIF(r io.Reader) (*Record, error) {
 	text, err := readText(r)
 	if err != nil {

@@ -47,7 +47,11 @@ func LookupFormat(s string) (Format, bool) {
 //
 // A Record returned by a parser holds only legal moves. If the main line
 // of the source contains a move that is illegal or cannot be resolved,
-// Main holds the moves before it and ReplayErr says where and why.
+// Main holds the moves before it and ReplayErr says where and why. A line
+// of play ends at the move that makes a position occur for the fourth
+// time (千日手, fourfold repetition): its ending is a draw, or a loss for
+// the side that gave perpetual check (EndIllegal), and the moves the
+// source gives after it are skipped with a warning (Warnings).
 type Record struct {
 	// File names the input in errors; Index is the position of the game in
 	// a file holding several (CSA "/" separators, SFEN lists), from 0.
