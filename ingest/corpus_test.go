@@ -3,7 +3,9 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,7 +37,7 @@ type corpusOutcome struct {
 
 // runCorpus ingests the shared corpus, recording each file's outcome by
 // its path in the corpus.
-func runCorpus(t *testing.T, dir string, opts Options) (*Report, map[string]*corpusOutcome) {
+func runCorpus(t *testing.T, dir string, opts Options, more ...string) (*Report, map[string]*corpusOutcome) {
 	t.Helper()
 	out := map[string]*corpusOutcome{}
 	get := func(src string) *corpusOutcome {
@@ -65,7 +67,7 @@ func runCorpus(t *testing.T, dir string, opts Options) (*Report, map[string]*cor
 		},
 		RejectFunc: func(r *Reject) error { o := get(r.Source); o.seq = r.Seq; o.rejects = append(o.rejects, r); return nil },
 	}
-	rep, err := Run(context.Background(), opts, []string{dir}, sink)
+	rep, err := Run(context.Background(), opts, append([]string{dir}, more...), sink)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,4 +203,99 @@ func TestCorpusDefaultFilter(t *testing.T) {
 		t.Errorf("filtered %v, accepted %d; want %d handicap games filtered and %d accepted", rep.Filtered, rep.Accepted, wantFiltered, wantAccepted)
 	}
 	t.Logf("default filter: accepted %d, duplicates %d, filtered %v, rejected %d", rep.Accepted, rep.Duplicates, rep.Filtered, rep.Rejected)
+}
+
+// moreRejects are the files of ../shared/data/kifu-more that are rejected,
+// with the line and a part of the reason (kifu's TestCorpusMore checks
+// the whole collection against its manifest and tsshogi): seven amateur
+// games whose last move is illegal (no foul terminal follows), a CSA file
+// with no start position and its player names on lines of their own, and
+// the JKF record (named explicitly: .jkf is not a record extension).
+var moreRejects = map[string]struct {
+	Kind RejectKind
+	Line int
+	Text string
+}{
+	"iwate-shogikan/data/盛岡北支部棋譜倉庫/20230115morimori.kif":  {RejectReplay, 93, "ply 85 \"５九玉(68)\" (6h5i): illegal move: the king is left in check"},
+	"iwate-shogikan/data/盛岡北支部棋譜倉庫/20230127morimori.kif":  {RejectReplay, 146, "ply 123 \"１二歩打\" (P*1b): illegal move: two unpromoted pawns on one file"},
+	"iwate-shogikan/data/盛岡北支部棋譜倉庫/20230207morimori.kif":  {RejectReplay, 69, "ply 58 \"５三歩打\" (P*5c): illegal move: two unpromoted pawns on one file"},
+	"iwate-shogikan/data/盛岡北支部棋譜倉庫/20230224morimori2.kif": {RejectReplay, 74, "ply 62 \"６六歩打\" (P*6f): illegal move: two unpromoted pawns on one file"},
+	"iwate-shogikan/data/盛岡北支部棋譜倉庫/20230427siwamori.kif":  {RejectReplay, 104, "ply 85 \"４四歩打\" (P*4d): illegal move: two unpromoted pawns on one file"},
+	"iwate-shogikan/data/盛岡北支部棋譜倉庫/20230730morimori.kif":  {RejectReplay, 132, "ply 124 \"２四玉(33)\" (3c2d): illegal move: the king is left in check"},
+	"iwate-shogikan/data/盛岡北支部棋譜倉庫/20260130morimori.kif":  {RejectReplay, 97, "ply 89 \"７三歩打\" (P*7c): illegal move: two unpromoted pawns on one file"},
+	"pyogi/testkifu.csa":                            {RejectParse, 5, "unknown statement after an empty N+ or N-"},
+	"shogihome/src/tests/testdata/jkf/sample04.jkf": {RejectParse, 1, "JKF is not a supported format"},
+}
+
+// moreMoves are the games of kifu-more whose MANIFEST moves column is
+// wrong (see kifu's moreTruth).
+var moreMoves = map[string]int{
+	"iwate-shogikan/data/kif2/20251226高野田内.kif": 97, // the manifest counts the 投了 line
+}
+
+// TestCorpusMore ingests ../shared/data/kifu-more (1,122 distinct real
+// games, one per file) with handicaps included: every file is accounted
+// for, each game is accepted with the number of moves the record holds,
+// none is a duplicate, and exactly the moreRejects files are rejected,
+// with their line and reason.
+func TestCorpusMore(t *testing.T) {
+	dir := filepath.Join(filepath.Dir(sharedDir(t)), "kifu-more")
+	manifest := filepath.Join(dir, "MANIFEST.tsv")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		if os.Getenv("RPSHOGI_REQUIRE_SHARED") == "1" {
+			t.Fatalf("%v, and RPSHOGI_REQUIRE_SHARED=1", err)
+		}
+		t.Skipf("%v; skipping (set RPSHOGI_REQUIRE_SHARED=1 to fail instead)", err)
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	col := map[string]int{}
+	for i, h := range strings.Split(lines[0], "\t") {
+		col[h] = i
+	}
+	jkf := filepath.Join(dir, "shogihome/src/tests/testdata/jkf/sample04.jkf")
+	rep, out := runCorpus(t, dir, Options{Filter: Filter{Handicap: HandicapInclude}}, jkf)
+	var buf bytes.Buffer
+	rep.WriteText(&buf)
+	t.Logf("report:\n%s", buf.String())
+
+	rows := lines[1:]
+	if rep.Files != len(rows) || rep.Records != len(rows) || len(out) != len(rows) {
+		t.Errorf("%d files, %d records, %d sources; MANIFEST.tsv has %d rows", rep.Files, rep.Records, len(out), len(rows))
+	}
+	for _, l := range rows {
+		f := strings.Split(l, "\t")
+		path := f[col["path"]]
+		o := out[path]
+		if o == nil {
+			t.Errorf("%s: not accounted for", path)
+			continue
+		}
+		if want, ok := moreRejects[path]; ok {
+			if len(o.rejects) != 1 || o.game != nil || o.dup != nil {
+				t.Errorf("%s: want it rejected (%s), got %+v", path, want.Kind, o)
+				continue
+			}
+			if r := o.rejects[0]; r.Kind != want.Kind || r.Line != want.Line || !strings.Contains(r.Reason, want.Text) {
+				t.Errorf("%s: rejected as %s [%s], want kind %s, line %d, a reason with %q", path, r, r.Kind, want.Kind, want.Line, want.Text)
+			}
+			continue
+		}
+		if o.game == nil || len(o.rejects) > 0 || o.dup != nil {
+			t.Errorf("%s: want it accepted, got %+v (%v)", path, o, o.rejects)
+			continue
+		}
+		moves, _ := strconv.Atoi(f[col["moves"]])
+		if n, ok := moreMoves[path]; ok {
+			moves = n
+		}
+		if o.game.Plies != moves {
+			t.Errorf("%s: %d plies, want %d", path, o.game.Plies, moves)
+		}
+	}
+	wantAccepted := len(rows) - len(moreRejects)
+	if rep.Accepted != wantAccepted || rep.Duplicates != 0 || rep.Rejected != len(moreRejects) || rep.Warnings != 0 {
+		t.Errorf("accepted %d, duplicates %d, rejected %d, warnings %d; want %d, 0, %d, 0",
+			rep.Accepted, rep.Duplicates, rep.Rejected, rep.Warnings, wantAccepted, len(moreRejects))
+	}
 }

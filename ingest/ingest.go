@@ -342,6 +342,9 @@ func processFile(in Input, opts *Options) (res *fileResult) {
 				res.reject(i, RejectParse, line, reasonOf(err, in.Name, line), err)
 				continue
 			}
+			for _, w := range rec.Warnings {
+				res.warn(i, w.Line, w.Message())
+			}
 			if opts.Process != nil && opts.Filter.check(g) == "" {
 				if g.Processed, err = process(opts.Process, g); err != nil {
 					res.reject(i, RejectProcess, 0, strings.TrimPrefix(err.Error(), in.Name+": "), err)

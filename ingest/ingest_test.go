@@ -272,7 +272,7 @@ func TestBadInputs(t *testing.T) {
 		{"bad/empty.kif", RejectEmpty, false, "empty file"},
 		{"bad/blank.csa", RejectEmpty, false, "empty file"},
 		{"bad/garbage-50mb.kif", RejectDecode, true, "binary"},
-		{"bad/garbage-8mb-text.kif", RejectNoMoves, false, "no move found"},
+		{"bad/garbage-8mb-text.kif", RejectParse, true, "no move read, and this line is not KIF"},
 		{"bad/illegal-middle.kif", RejectReplay, true, "ply 9"},
 		{"bad/second-game-broken.csa", RejectParse, true, "XX"},
 		{"bad/archive.zip!2.kif", RejectRead, false, "corrupt zip member"},

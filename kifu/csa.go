@@ -68,6 +68,8 @@ type csaReader struct {
 	moving  bool // the side-to-move line was read
 	skip    bool // a replay error: skip to the next record
 	line    int
+	// emptyName is the line of the last N+ or N- with no name.
+	emptyName int
 }
 
 func parseCSA(name, text string) ([]*Record, error) {
@@ -191,6 +193,9 @@ func (c *csaReader) statement(s string, n int) error {
 			return c.syntax(n, s, "want N+name or N-name")
 		}
 		c.rec.Header = append(c.rec.Header, HeaderField{csaKeys[s[:2]], strings.TrimPrefix(s[2:], ":")})
+		if len(s) == 2 {
+			c.emptyName = n
+		}
 		return nil
 	case '$':
 		key, value, ok := strings.Cut(s, ":")
@@ -240,6 +245,9 @@ func (c *csaReader) statement(s string, n int) error {
 			return c.terminal(w.ending(s, c.pos.side), w.black || w.white, s, n)
 		}
 		return c.terminal(unknownEnding(s), false, s, n)
+	}
+	if c.emptyName > 0 && c.emptyName == n-1 {
+		return c.syntax(n, s, "unknown statement after an empty N+ or N- on the line before (a player name goes on the N+/N- line, as N+name)")
 	}
 	return c.syntax(n, s, "unknown statement; want V, N+, N-, $KEY:, P, + or -, a move like +7776FU, T, % or '")
 }
@@ -383,6 +391,9 @@ func csaSquarePiece(s string) (Square, PieceType, bool) {
 func (c *csaReader) move(s string, n int) error {
 	if c.pending != nil {
 		return c.failPending()
+	}
+	if c.afterEnd(n) {
+		return nil
 	}
 	if c.ended {
 		return c.syntax(n, s, "a move after the end of the game ("+c.cur().br.End.Word+")")

@@ -196,10 +196,21 @@ func japaneseScore(s string) int {
 	return score
 }
 
-// DetectFormat returns the format of a record file: by the extension of
-// name (.kif/.kifu, .ki2/.ki2u, .csa, .sfen/.usi, any case), else by
-// looking at the text.
+// DetectFormat returns the format of a record file: the one its text
+// shows (sniffFormat: the first line that only one format can hold), or,
+// when the text does not tell, the one of the extension of name
+// (.kif/.kifu, .ki2/.ki2u, .csa, .sfen/.usi, any case). A CSA record
+// named .kif is read as CSA.
 func DetectFormat(name, text string) Format {
+	byExt := extFormat(name)
+	if f := sniffFormat(text); f != FormatUnknown && f != byExt {
+		return f
+	}
+	return byExt
+}
+
+// extFormat returns the format the extension of name stands for.
+func extFormat(name string) Format {
 	switch strings.ToLower(path.Ext(name)) {
 	case ".kif", ".kifu":
 		return FormatKIF
@@ -210,7 +221,7 @@ func DetectFormat(name, text string) Format {
 	case ".sfen", ".usi":
 		return FormatSFEN
 	}
-	return sniffFormat(text)
+	return FormatUnknown
 }
 
 // sniffFormat guesses the format from the first lines that decide it.
@@ -233,6 +244,9 @@ func sniffFormat(text string) Format {
 		case isNumberedLine(s):
 			return FormatKIF
 		case isMarkLine(s):
+			if _, _, header := cutKey(s); header {
+				continue // a header named with a mark (▲：name)
+			}
 			return FormatKI2
 		}
 	}
@@ -250,7 +264,8 @@ func isCSAMove(s string) bool {
 }
 
 // ParseRecords reads the records of one decoded file: the format is
-// chosen by DetectFormat, and errors name the file. KIF and KI2 hold one
+// chosen by DetectFormat, and errors and warnings (Record.Warnings) name
+// the file. KIF and KI2 hold one
 // record, CSA and SFEN lists any number. See ParseKIF and ParseCSA for
 // what is returned with an error.
 func ParseRecords(name, text string) ([]*Record, error) {
@@ -272,8 +287,22 @@ func ParseText(f Format, name, text string) ([]*Record, error) {
 	case FormatSFEN:
 		return parseSFENMoves(name, text)
 	}
+	if isJKF(name, text) {
+		return nil, &ParseError{File: name, Line: 1, Text: firstLine(text),
+			Err: syntaxError("a JKF (JSON kifu) record: JKF is not a supported format; convert it to KIF, KI2, CSA or SFEN")}
+	}
 	return nil, &ParseError{File: name, Line: 1, Text: firstLine(text),
 		Err: syntaxError("unknown record format; want a .kif, .kifu, .ki2, .ki2u, .csa or .sfen file, or text in one of those formats")}
+}
+
+// isJKF reports whether a file is a JKF (JSON) record: named .jkf, or
+// JSON text with the "header" or "moves" key of JKF.
+func isJKF(name, text string) bool {
+	if strings.EqualFold(path.Ext(name), ".jkf") {
+		return true
+	}
+	t := strings.TrimSpace(strings.TrimPrefix(text, "\uFEFF"))
+	return strings.HasPrefix(t, "{") && (strings.Contains(t, `"moves"`) || strings.Contains(t, `"header"`))
 }
 
 func firstLine(s string) string {

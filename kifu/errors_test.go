@@ -43,8 +43,10 @@ func TestBadInput(t *testing.T) {
 			line: 1, is: ErrMoveSyntax, found: "3c3z", want: "bad square"},
 		{name: "KIF move number", file: "x.kif", text: "   1 ７六歩(77)\n   3 ３四歩(33)\n",
 			line: 2, is: ErrRecordSyntax, found: "３四歩", want: "move number 3, want 2"},
-		{name: "KI2 move in a KIF file", file: "x.kif", text: "▲７六歩 △３四歩\n",
-			line: 1, is: ErrRecordSyntax, found: "▲７六歩", want: "want a numbered move line"},
+		{name: "KI2 move in a KIF file", file: "x.kif", text: "   1 ７六歩(77)\n△３四歩\n",
+			line: 2, is: ErrRecordSyntax, found: "△３四歩", want: "want a numbered move line"},
+		{name: "CSA name on its own line", file: "x.csa", text: "V2.2\nN+\nsibuyuki\nPI\n+\n",
+			line: 3, is: ErrRecordSyntax, found: "sibuyuki", want: "after an empty N+ or N-"},
 		{name: "KIF move without a number", file: "x.kif", text: "   1 ７六歩(77)\n３四歩(33)\n",
 			line: 2, is: ErrRecordSyntax, found: "３四歩", want: "without a move number"},
 		{name: "KI2 move without a mark", file: "x.ki2", text: "▲７六歩\n３四歩\n",
@@ -195,6 +197,16 @@ func TestDetectFormat(t *testing.T) {
 		{"a.txt", "startpos moves 7g7f\n", FormatSFEN},
 		{"a.txt", "sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1\n", FormatSFEN},
 		{"a.txt", "hello", FormatUnknown},
+		// The text decides when the extension disagrees with it.
+		{"game.kif", "V2.2\nPI\n+\n+7776FU\n", FormatCSA},
+		{"game.kif", "'comment\nN+x\n", FormatCSA},
+		{"game.kif", "startpos moves 7g7f\n", FormatSFEN},
+		{"game.csa", "   1 ７六歩(77)\n", FormatKIF},
+		{"game.kif", "先手：x\n▲７六歩 △３四歩\n", FormatKI2},
+		{"game.ki2", "▲：先手の名\n▲７六歩\n", FormatKI2},
+		{"game.kif", "▲：先手の名\n   1 ７六歩(77)\n", FormatKIF}, // a header named with a mark is not a KI2 move
+		{"game.kif", "開始日時：2024\n", FormatKIF},            // nothing decides: the extension
+		{"game.csa", "", FormatCSA},
 	}
 	for _, tt := range tests {
 		if got := DetectFormat(tt.name, tt.text); got != tt.want {

@@ -47,6 +47,9 @@ func (k *kakinoki) ki2Token(tok string, n int) error {
 	if k.pending != nil {
 		return k.failPending()
 	}
+	if k.afterEnd(n) {
+		return nil
+	}
 	if k.ended {
 		return k.syntax(n, tok, "a move after the end of the game ("+k.cur().br.End.Word+")")
 	}

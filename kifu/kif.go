@@ -17,7 +17,10 @@ import (
 // A syntax error gives a nil record and a *ParseError. A move that is
 // illegal (not followed by a foul terminal, formats.md §6 rule 11) or
 // names no move gives the record read so far and a *ReplayError, which is
-// also kept in the record's ReplayErr when it is in the main line.
+// also kept in the record's ReplayErr when it is in the main line. A
+// line that is not KIF is skipped with a warning (Record.Warnings); a
+// text with no move and such lines is a *ParseError at the first of them,
+// not a record of 0 moves.
 func ParseKIF(r io.Reader) (*Record, error) {
 	text, err := readText(r)
 	if err != nil {
@@ -81,6 +84,10 @@ type kakinoki struct {
 	handLine int
 	base     int // move number of the first move minus 1 (KIF)
 	numbered bool
+	// unknownLine is the first line not understood (0 if none), and
+	// unknownText its text.
+	unknownLine int
+	unknownText string
 }
 
 func parseKakinoki(name, text string, f Format) (*Record, error) {
@@ -96,6 +103,13 @@ func parseKakinoki(name, text string, f Format) (*Record, error) {
 	}
 	if err := k.startPosition(); err != nil {
 		return nil, err
+	}
+	if k.unknownLine > 0 && len(rec.Main.Moves) == 0 && rec.Main.End.Kind == EndNone && k.pending == nil {
+		// Nothing read but lines not understood: another format, or
+		// moves in a notation this reader does not know. Never a game of
+		// 0 moves.
+		return nil, k.syntax(k.unknownLine, k.unknownText, "no move read, and this line is not "+
+			strings.ToUpper(f.String())+" (a record in another format, or moves in a notation this reader does not know?)")
 	}
 	if err := k.finish(); err != nil {
 		return rec, err
@@ -207,7 +221,34 @@ func (k *kakinoki) line(s string, n int) error {
 		}
 		return k.syntax(n, s, "a move without a move number; want a numbered move line")
 	}
-	return nil // rulers, frames, 手数＝…, 盤面回転 and other prose
+	if isKakinokiProse(body) {
+		return nil
+	}
+	if k.unknownLine == 0 {
+		k.unknownLine, k.unknownText = n, s
+	}
+	k.warn(n, s, "a line that is not "+strings.ToUpper(k.format.String())+" (not a header, move, comment or board line); ignored")
+	return nil
+}
+
+// isKakinokiProse reports whether s (trimmed on the left) is one of the
+// lines KIF and KI2 writers put around the moves that carry nothing to
+// read: the 手数----指手---- ruler of the move list, "手数＝N …" under a
+// board diagram, board frames (+----+) and file rulers (９ ８ ７ …), and
+// 盤面回転 (the board is shown rotated).
+func isKakinokiProse(s string) bool {
+	switch {
+	case strings.HasPrefix(s, "手数"), s == "盤面回転":
+		return true
+	case s[0] == '+':
+		return strings.Trim(s, "+-") == ""
+	}
+	for _, r := range s {
+		if r != ' ' && r != '　' && r != '\t' && digitValues[r] == 0 && (r < '1' || r > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // isNumberedLine reports whether s (trimmed on the left) is "digits,
@@ -284,10 +325,13 @@ func (k *kakinoki) setupLine(s string, n int) (bool, error) {
 func (k *kakinoki) variationLine(s string, n int) error {
 	_, v, ok := cutKey(s)
 	if !ok {
-		return nil // prose starting with 変化
+		k.warn(n, s, "a line starting with 変化 that is not 変化：N手; ignored")
+		return nil
 	}
 	if !k.started || len(k.rec.Main.Moves) == 0 {
-		return nil // a 変化 header before any move: a known writer bug
+		// A known writer bug: a 変化 header before any move.
+		k.warn(n, s, "a variation (変化) before any move of the main line; ignored")
+		return nil
 	}
 	v = strings.TrimSpace(v)
 	v = strings.TrimSuffix(strings.TrimSuffix(v, "目"), "手")
@@ -321,7 +365,7 @@ func (k *kakinoki) kifMoveLine(body, s string, n int) error {
 	if k.pending != nil {
 		want++
 	}
-	if num-k.base != want && !k.ended {
+	if num-k.base != want && !k.ended && k.cut == nil {
 		return k.syntax(n, s, fmt.Sprintf("move number %d, want %d", num, want+k.base))
 	}
 	// Special move?
@@ -350,6 +394,9 @@ func (k *kakinoki) kifMoveLine(body, s string, n int) error {
 			return err
 		}
 		k.setTime(t)
+		return nil
+	}
+	if k.afterEnd(n) {
 		return nil
 	}
 	mt, after, reason := parseKIFMoveText(rest)

@@ -47,7 +47,11 @@ func LookupFormat(s string) (Format, bool) {
 //
 // A Record returned by a parser holds only legal moves. If the main line
 // of the source contains a move that is illegal or cannot be resolved,
-// Main holds the moves before it and ReplayErr says where and why.
+// Main holds the moves before it and ReplayErr says where and why. A line
+// of play ends at the move that makes a position occur for the fourth
+// time (千日手, fourfold repetition): its ending is a draw, or a loss for
+// the side that gave perpetual check (EndIllegal), and the moves the
+// source gives after it are skipped with a warning (Warnings).
 type Record struct {
 	// File names the input in errors; Index is the position of the game in
 	// a file holding several (CSA "/" separators, SFEN lists), from 0.
@@ -71,6 +75,33 @@ type Record struct {
 	// ReplayErr is set when the main line of the source stops at a move
 	// that is illegal or cannot be resolved; Main holds the legal prefix.
 	ReplayErr *ReplayError
+	// Warnings lists what the reader skipped or read in spite of
+	// something odd, in source order: a line it does not understand, the
+	// moves after a fourfold repetition (千日手) had ended the game.
+	Warnings []Warning
+}
+
+// Warning is something a reader skipped or read in spite of something
+// odd: where (the record's File, Line), what was found (Text) and why.
+type Warning struct {
+	File   string
+	Line   int // 1-based; 0 if unknown
+	Text   string
+	Reason string
+}
+
+// String returns "kifu: file:line: reason (found text)".
+func (w Warning) String() string {
+	return "kifu: " + fileLine(w.File, w.Line) + ": " + w.Message()
+}
+
+// Message returns the reason and the text found, without the file and
+// line: "reason (found text)".
+func (w Warning) Message() string {
+	if w.Text == "" {
+		return w.Reason
+	}
+	return w.Reason + " (found " + quoteRunes(w.Text) + ")"
 }
 
 // Header keys of the metadata that KIF and CSA both carry (KIF names; the

@@ -68,3 +68,24 @@ func (p *Position) Repetition(n int) RepetitionState {
 // Sennichite reports how the game stands by the repetition rule: the
 // current position occurring for the fourth time ends the game.
 func (p *Position) Sennichite() RepetitionState { return p.Repetition(4) }
+
+// repetitionEnding returns how a game ends by the repetition st, with stm
+// to move: fourfold repetition is a draw (千日手); perpetual check (連続王手
+// の千日手) is a foul, a loss for the side that gave check.
+func repetitionEnding(st RepetitionState, stm Color) Ending {
+	switch st {
+	case RepetitionWin:
+		return Ending{Kind: EndIllegal, Result: winFor(stm)}
+	case RepetitionLoss:
+		return Ending{Kind: EndIllegal, Result: winFor(stm.Opp())}
+	}
+	return Ending{Kind: EndRepetition, Result: Draw}
+}
+
+// resultWinner names the winner of r: "Black (先手)" or "White (後手)".
+func resultWinner(r Result) string {
+	if r == WhiteWin {
+		return "White (後手)"
+	}
+	return "Black (先手)"
+}

@@ -129,7 +129,38 @@ type builder struct {
 	pending *pendingMove
 	// early holds comments given before the first move of a variation.
 	early []string
+	// reps counts the occurrences of each position (Position.Key) of the
+	// current line, so that the fourfold repetition is found without a
+	// scan of the history at every move.
+	reps map[uint64]int32
+	// rep is the ending of the current line by fourfold repetition (千日手,
+	// or the loss of the side that gave perpetual check), once its last
+	// move is played: a terminal may follow; a move may not.
+	rep *repetitionEnd
+	// cut holds the moves skipped after the fourfold repetition.
+	cut *cutMoves
+	// warned counts the warnings given, listed or not (maxWarnings).
+	warned int
 }
+
+// repetitionEnd is the fourfold repetition that ended a line.
+type repetitionEnd struct {
+	end  Ending
+	ply  int // the move that made the position occur the fourth time
+	line int
+}
+
+// cutMoves are the moves of a line after the fourfold repetition ended
+// it: they are not part of the game.
+type cutMoves struct {
+	rep         repetitionEnd
+	first, last int // lines
+	moves       int
+}
+
+// maxWarnings bounds the warnings listed in a Record; the rest are
+// counted in a last warning.
+const maxWarnings = 100
 
 type openBranch struct {
 	br    *Branch
@@ -152,6 +183,82 @@ func (b *builder) setStart(p *Position) {
 	b.pos = p
 	b.rec.StartSFEN = p.SFEN()
 	b.open = []openBranch{{br: &b.rec.Main, first: 1}}
+	b.reps = map[uint64]int32{p.Key(): 1}
+}
+
+// warn records a warning about line.
+func (b *builder) warn(line int, text, reason string) {
+	b.warned++
+	if b.warned <= maxWarnings {
+		b.rec.Warnings = append(b.rec.Warnings, Warning{File: b.rec.File, Line: line, Text: text, Reason: reason})
+	}
+}
+
+// countPosition counts the position reached by the move just played on
+// line and notes the end of the line if it occurs for the fourth time.
+func (b *builder) countPosition(line int) {
+	k := b.pos.Key()
+	b.reps[k]++
+	if b.reps[k] < 4 {
+		return
+	}
+	if st := b.pos.Sennichite(); st != NoRepetition {
+		b.rep = &repetitionEnd{end: repetitionEnding(st, b.pos.side), ply: b.ply() - 1, line: line}
+	}
+}
+
+// afterEnd reports whether the line was ended by a fourfold repetition:
+// a move (on line) after it is then skipped, and counted in a warning.
+func (b *builder) afterEnd(line int) bool {
+	switch {
+	case b.cut != nil:
+		b.cut.last = line
+		b.cut.moves++
+		return true
+	case b.rep != nil:
+		b.cut = &cutMoves{rep: *b.rep, first: line, last: line, moves: 1}
+		b.closeRepetition()
+		return true
+	}
+	return false
+}
+
+// closeRepetition ends the current line by its fourfold repetition.
+func (b *builder) closeRepetition() {
+	if b.rep == nil {
+		return
+	}
+	b.cur().br.End = b.rep.end
+	b.ended = true
+	b.rep = nil
+}
+
+// closeLine ends the current line where the reading of it stops: at its
+// fourfold repetition if no terminal followed, with a warning for the
+// moves skipped after it.
+func (b *builder) closeLine() {
+	b.closeRepetition()
+	if c := b.cut; c != nil {
+		b.cut = nil
+		what := "the main line"
+		if len(b.open) > 1 {
+			what = "a variation"
+		}
+		lines := fmt.Sprintf("line %d", c.first)
+		if c.last != c.first {
+			lines = fmt.Sprintf("lines %d-%d", c.first, c.last)
+		}
+		b.warn(c.first, "", fmt.Sprintf("%d moves (%s) after %s ended by %s at ply %d (line %d) are not part of the game; ignored",
+			c.moves, lines, what, repetitionWords(c.rep.end), c.rep.ply, c.rep.line))
+	}
+}
+
+// repetitionWords names the ending of a line by fourfold repetition.
+func repetitionWords(e Ending) string {
+	if e.Kind == EndRepetition {
+		return "fourfold repetition (千日手)"
+	}
+	return "perpetual check (連続王手の千日手, a loss for the side giving check)"
 }
 
 func (b *builder) cur() *openBranch { return &b.open[len(b.open)-1] }
@@ -183,6 +290,9 @@ func (b *builder) failPending() error {
 // it is legal; an illegal move is held until the next statement shows
 // whether a foul terminal follows.
 func (b *builder) play(m Move, text string, line int) error {
+	if b.afterEnd(line) {
+		return nil
+	}
 	if b.ended {
 		return b.syntax(line, text, "a move after the end of the game ("+b.cur().br.End.Word+")")
 	}
@@ -198,11 +308,15 @@ func (b *builder) play(m Move, text string, line int) error {
 	c := b.cur()
 	c.br.Moves = append(c.br.Moves, Node{Move: b.pos.LastMove(), Comments: b.early})
 	b.early = nil
+	b.countPosition(line)
 	return nil
 }
 
 // unresolved reports move text that names no single move.
 func (b *builder) unresolved(text string, line int, reason string) error {
+	if b.afterEnd(line) {
+		return nil
+	}
 	if b.ended {
 		return b.syntax(line, text, "a move after the end of the game ("+b.cur().br.End.Word+")")
 	}
@@ -216,10 +330,28 @@ func (b *builder) unresolved(text string, line int, reason string) error {
 // names the winner outright (CSA %±ILLEGAL_ACTION, a KI2 まで line)
 // rather than deriving it from the side to move.
 func (b *builder) terminal(e Ending, named bool, text string, line int) error {
-	if b.ended {
+	if b.ended || b.cut != nil {
 		// A second terminal right after the first (%KACHI twice, 投了
-		// then 中断 in real files): the line ended at the first.
+		// then 中断 in real files): the line ended at the first. Or the
+		// terminal after moves skipped past a fourfold repetition.
 		return nil
+	}
+	if r := b.rep; r != nil {
+		// The terminal right after the fourfold repetition: kept if it
+		// says how the game ended by it.
+		b.rep = nil
+		switch {
+		case e.Kind == r.end.Kind && e.Result == r.end.Result:
+		case r.end.Kind == EndIllegal && e.Kind == EndRepetition:
+			b.warn(line, text, fmt.Sprintf("the repetition at ply %d is %s: read as a win for %s",
+				r.ply, repetitionWords(r.end), resultWinner(r.end.Result)))
+			e.Kind, e.Result = r.end.Kind, r.end.Result
+		default:
+			b.warn(line, text, fmt.Sprintf("the game had ended by %s at ply %d; this ending is ignored",
+				repetitionWords(r.end), r.ply))
+			r.end.Time, r.end.Comments = e.Time, e.Comments
+			e = r.end
+		}
 	}
 	if pm := b.pending; pm != nil {
 		offender := b.pos.side
@@ -250,7 +382,7 @@ func (b *builder) summary(s string, line int) error {
 
 // setTime gives the time of the last move or terminal.
 func (b *builder) setTime(t MoveTime) {
-	if len(b.open) == 0 {
+	if len(b.open) == 0 || b.cut != nil {
 		return
 	}
 	c := b.cur()
@@ -272,6 +404,7 @@ func (b *builder) comment(s string) {
 	}
 	c := b.cur()
 	switch {
+	case b.cut != nil: // on a move skipped after a fourfold repetition
 	case b.ended:
 		c.br.End.Comments = append(c.br.End.Comments, s)
 	case b.pending != nil:
@@ -288,7 +421,7 @@ func (b *builder) comment(s string) {
 
 // bookmark sets the bookmark (しおり) of the last move.
 func (b *builder) bookmark(s string) {
-	if len(b.open) == 0 {
+	if len(b.open) == 0 || b.cut != nil {
 		return
 	}
 	c := b.cur()
@@ -304,6 +437,7 @@ func (b *builder) variation(n int, text string, line int) error {
 	if b.pending != nil {
 		return b.failPending()
 	}
+	b.closeLine()
 	// Lenient: a line that does not reach ply n cannot be the parent
 	// either (files whose blocks all branch from the main line).
 	for len(b.open) > 1 && (b.cur().first >= n || b.cur().first+len(b.cur().br.Moves) <= n) {
@@ -319,6 +453,7 @@ func (b *builder) variation(n int, text string, line int) error {
 	if err != nil {
 		return err // cannot happen: the start position was read by ParseSFEN
 	}
+	b.reps = map[uint64]int32{p.Key(): 1}
 	for i, o := range b.open {
 		end := n - 1 // last ply to play in this line
 		if i+1 < len(b.open) {
@@ -326,6 +461,7 @@ func (b *builder) variation(n int, text string, line int) error {
 		}
 		for _, nd := range o.br.Moves[:end-o.first+1] {
 			p.DoMove(nd.Move)
+			b.reps[p.Key()]++
 		}
 	}
 	br := &Branch{}
@@ -342,6 +478,12 @@ func (b *builder) variation(n int, text string, line int) error {
 func (b *builder) finish() error {
 	if b.pending != nil {
 		return b.failPending()
+	}
+	if len(b.open) > 0 {
+		b.closeLine()
+	}
+	if n := b.warned - maxWarnings; n > 0 {
+		b.rec.Warnings = append(b.rec.Warnings, Warning{File: b.rec.File, Reason: fmt.Sprintf("%d more warnings not listed", n)})
 	}
 	return nil
 }
