@@ -28,9 +28,10 @@ one per line: the move in USI, its static exchange evaluation (SEE) gain
 and its categories, separated by tabs (the categories by spaces). Lines
 are sorted by the move's USI text.
 
-The position (--position, or its synonym --sfen) is written
-` + positionSyntax + `, as for every command that takes one; more
-pieces of a kind than a set are accepted.
+The position (--position, or its synonym --sfen) is written as for every
+command that takes one:
+  ` + positionSyntax + `;
+more pieces of a kind than a set are accepted.
 
 The previous move matters for recaptures, and only with what it
 captured: it is the last move listed in the position, or --prev, a move

@@ -26,10 +26,11 @@ legal non-promotion is its own move, as in the published counts) to the
 given depth. The last line is "nodes N". With --divide the count below
 each root move is printed first, one "move count" line each.
 
-The position (--position, or its synonym --sfen) is written
-` + positionSyntax + `, as for every command that takes one. Positions
-with more pieces of a kind than a set, as some published perft positions
-have, are accepted.`,
+The position (--position, or its synonym --sfen) is written as for every
+command that takes one:
+  ` + positionSyntax + `.
+Positions with more pieces of a kind than a set, as some published perft
+positions have, are accepted.`,
 		Example: `  rpshogi perft --position startpos --depth 4
   rpshogi perft --position 'startpos moves 7g7f 3c3d' --depth 3
   rpshogi perft --sfen 'l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1' --depth 3 --divide
