@@ -28,7 +28,45 @@ var sfenPieceTypes = map[byte]PieceType{
 // it could never leave, no two unpromoted pawns of one side on a file, no
 // more pieces than a set holds, and the side not to move not in check.
 // Hands may be in any order and counts may have two digits.
+//
+// ParseSFEN is ParseSFENWith with the zero SFENOptions: the checks a game
+// record must pass.
 func ParseSFEN(s string) (*Position, error) {
+	return ParseSFENWith(s, SFENOptions{})
+}
+
+// SFENOptions relax the checks of ParseSFENWith. The zero value is the
+// strict reading of ParseSFEN.
+type SFENOptions struct {
+	// AllowAnyPieceCount accepts more pieces of a kind than a set holds,
+	// on the board and in hand together, as problem and perft positions
+	// of the literature have (k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b
+	// RBGSNLP 1 has three rooks and three bishops). The counts stay
+	// bounded by what a Hand can hold, since any capture may put every
+	// piece of a kind in one hand: HandCapacity. Rule analysis (perft,
+	// move classification) takes such positions; game records do not.
+	AllowAnyPieceCount bool
+}
+
+// HandCapacity is the most pieces of each hand type (Pawn..Gold) a Hand
+// can hold: 31 pawns, 7 lances, knights, silvers and golds, 3 bishops and
+// 3 rooks. With SFENOptions.AllowAnyPieceCount it bounds the pieces of a
+// kind in a position, on the board and in both hands.
+var HandCapacity = func() (c [8]int) {
+	for pt := Pawn; pt <= Gold; pt++ {
+		c[pt] = int(handMask[pt] >> handShift[pt])
+	}
+	return c
+}()
+
+// ParseSFENWith is ParseSFEN with the checks relaxed as o says; every
+// other check (kings, pieces that can never move, 二歩, the side not to
+// move in check, the syntax) stays.
+func ParseSFENWith(s string, o SFENOptions) (*Position, error) {
+	limit, limitWhy := &MaxHand, "a set has"
+	if o.AllowAnyPieceCount {
+		limit, limitWhy = &HandCapacity, "at most"
+	}
 	fail := func(format string, a ...any) (*Position, error) {
 		return nil, &SFENError{SFEN: s, Reason: fmt.Sprintf(format, a...)}
 	}
@@ -142,8 +180,8 @@ func ParseSFEN(s string) (*Position, error) {
 				c = White
 			}
 			total := p.hands[c].Count(pt) + n
-			if total > MaxHand[pt] {
-				return fail("%d %s in %s's hand, at most %d", total, pt.Name(), colorName(c), MaxHand[pt])
+			if total > limit[pt] {
+				return fail("%d %s in %s's hand, at most %d", total, pt.Name(), colorName(c), limit[pt])
 			}
 			p.hands[c] = p.hands[c].Set(pt, total)
 			counts[pt] += n
@@ -154,8 +192,8 @@ func ParseSFEN(s string) (*Position, error) {
 		}
 	}
 	for pt := Pawn; pt <= Gold; pt++ {
-		if counts[pt] > MaxHand[pt] {
-			return fail("%d %ss on board and in hand, a set has %d", counts[pt], pt.Name(), MaxHand[pt])
+		if counts[pt] > limit[pt] {
+			return fail("%d %ss on board and in hand, %s %d", counts[pt], pt.Name(), limitWhy, limit[pt])
 		}
 	}
 	for c := Black; c <= White; c++ {

@@ -80,7 +80,94 @@ func TestParseSFENErrors(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), "kifu: ") || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q does not say %q", err, tc.want)
 			}
+			// AllowAnyPieceCount relaxes the piece counts and nothing else.
+			p, err = ParseSFENWith(tc.sfen, SFENOptions{AllowAnyPieceCount: true})
+			switch {
+			case overSetCases[tc.name] && err != nil:
+				t.Errorf("AllowAnyPieceCount: %v", err)
+			case overSetCases[tc.name]:
+				if err := checkConsistent(p); err != nil {
+					t.Error(err)
+				}
+			case err == nil:
+				t.Errorf("AllowAnyPieceCount accepts it: %s", p.SFEN())
+			case !strings.Contains(err.Error(), tc.want):
+				t.Errorf("AllowAnyPieceCount: error %q does not say %q", err, tc.want)
+			}
 		})
+	}
+}
+
+// overSetCases are the cases of TestParseSFENErrors that hold more pieces
+// of a kind than a set, within HandCapacity: SFENOptions.AllowAnyPieceCount
+// accepts them.
+var overSetCases = map[string]bool{
+	"nineteen-pawns": true, "nineteen-pawns-hands": true, "three-rooks": true, "three-bishops": true,
+	"five-golds": true, "five-lances": true, "hand-over-max": true, "hand-over-max-repeated": true,
+}
+
+// TestParseSFENWithAnyPieceCount checks the relaxed reading of perft
+// positions: more pieces than a set are read, played and written back, up
+// to what a hand can hold.
+func TestParseSFENWithAnyPieceCount(t *testing.T) {
+	relaxed := SFENOptions{AllowAnyPieceCount: true}
+	const overfull = "k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1"
+	for _, tc := range []struct {
+		name, sfen string
+		strict     string // the strict error
+	}{
+		{"overfull-set", overfull, "3 bishops on board and in hand, a set has 2"},
+		{"seven-golds", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w 3g 1", "7 golds on board and in hand, a set has 4"},
+		{"thirty-one-pawns", "4k4/9/9/9/9/9/9/9/4K4 b 16P15p 1", "31 pawns on board and in hand, a set has 18"},
+		{"three-rooks-in-hand", "4k4/9/9/9/9/9/9/9/4K4 b 3R 1", "3 rook in Black's hand, at most 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := ParseSFEN(tc.sfen); err == nil || !strings.Contains(err.Error(), tc.strict) {
+				t.Errorf("ParseSFEN: error %v, want one saying %q", err, tc.strict)
+			}
+			p, err := ParseSFENWith(tc.sfen, relaxed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := p.SFEN(); got != mustSFEN(t, tc.sfen) || !strings.HasPrefix(tc.sfen, strings.Fields(got)[0]) {
+				t.Errorf("SFEN() = %q", got)
+			}
+			for _, check := range []func(*Position) error{checkConsistent, checkRoundTrip, func(p *Position) error { return checkGenerator(p, true) }} {
+				if err := check(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	// A capture puts a third rook in one hand: the count must not spill
+	// into the next field of Hand.
+	p, err := ParseUSIPositionWith("sfen 4k4/9/9/9/4r4/9/9/1B7/4K4 b 2R 1 moves 8h5e", relaxed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, want := p.Hand(Black).Count(Rook), 3; n != want || p.Hand(Black).Count(Gold) != 0 {
+		t.Errorf("after 8h5e: %s, %d rooks in Black's hand, want %d", p.SFEN(), n, want)
+	}
+	if err := checkRoundTrip(p); err != nil {
+		t.Error(err)
+	}
+	if _, err := ParseUSIPosition("sfen " + overfull + " moves R*4g"); err == nil {
+		t.Error("ParseUSIPosition accepts three rooks")
+	}
+	if _, err := ParseUSIPositionWith("sfen "+overfull+" moves R*4g", relaxed); err != nil {
+		t.Errorf("ParseUSIPositionWith: %v", err)
+	}
+	for _, tc := range []struct{ sfen, want string }{
+		{"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2R 1", "4 rooks on board and in hand, at most 3"},
+		{"4k4/9/9/9/9/9/9/9/4K4 b 2R2r 1", "4 rooks on board and in hand, at most 3"},
+		{"4k4/9/9/9/9/9/9/9/4K4 b 4B 1", "4 bishop in Black's hand, at most 3"},
+		{"4k4/9/9/9/9/9/9/9/4K4 b 32P 1", "32 pawn in Black's hand, at most 31"},
+		{"4k4/9/9/9/9/9/9/9/4K4 b 16P16p 1", "32 pawns on board and in hand, at most 31"},
+		{"4k4/9/9/9/9/9/9/9/4K4 w 8g 1", "8 gold in White's hand, at most 7"},
+	} {
+		if p, err := ParseSFENWith(tc.sfen, relaxed); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseSFENWith(%q): %v, want an error saying %q", tc.sfen, p, tc.want)
+		}
 	}
 }
 
@@ -318,7 +405,11 @@ func FuzzSFEN(f *testing.F) {
 	f.Add("sfen " + StartSFEN)
 	f.Add("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 18P18p 2147483647")
 	f.Fuzz(func(t *testing.T, s string) {
-		p, err := ParseSFEN(s)
+		// The relaxed reading accepts all the strict one does, the same way.
+		p, err := ParseSFENWith(s, SFENOptions{AllowAnyPieceCount: true})
+		if strict, serr := ParseSFEN(s); serr == nil && (err != nil || strict.SFEN() != p.SFEN()) {
+			t.Fatalf("%q: ParseSFEN accepts it as %s, ParseSFENWith: %v", s, strict.SFEN(), err)
+		}
 		if err != nil {
 			var se *SFENError
 			if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), "kifu: invalid SFEN") {

@@ -100,9 +100,18 @@ func (p *Position) ParseUSIMove(s string) (Move, error) {
 
 // ParseUSIPosition reads the arguments of a USI "position" command:
 // "startpos [moves m1 m2 ...]" or "sfen <4 fields> [moves ...]" (the
-// leading word "position" is accepted too), and plays the moves.
+// leading word "position" is accepted too), and plays the moves. The SFEN
+// is checked as ParseSFEN does.
 func ParseUSIPosition(s string) (*Position, error) {
-	p, moves, err := splitUSIPosition(strings.Fields(s))
+	return ParseUSIPositionWith(s, SFENOptions{})
+}
+
+// ParseUSIPositionWith is ParseUSIPosition with the SFEN read by
+// ParseSFENWith(sfen, o): an engine's "position" command or an analysis
+// tool may take, for example, the perft positions of the literature that
+// hold more pieces of a kind than a set.
+func ParseUSIPositionWith(s string, o SFENOptions) (*Position, error) {
+	p, moves, err := splitUSIPositionWith(strings.Fields(s), o)
 	if err != nil {
 		if reason, ok := err.(positionSyntax); ok {
 			return nil, &SFENError{SFEN: s, Reason: string(reason)}
@@ -129,6 +138,11 @@ func (e positionSyntax) Error() string { return string(e) }
 // the move tokens after "moves", unread. A wrong shape is a
 // positionSyntax error; a bad SFEN its *SFENError.
 func splitUSIPosition(f []string) (p *Position, moves []string, err error) {
+	return splitUSIPositionWith(f, SFENOptions{})
+}
+
+// splitUSIPositionWith is splitUSIPosition with the SFEN read as o says.
+func splitUSIPositionWith(f []string, o SFENOptions) (p *Position, moves []string, err error) {
 	if len(f) > 0 && f[0] == "position" {
 		f = f[1:]
 	}
@@ -141,7 +155,7 @@ func splitUSIPosition(f []string) (p *Position, moves []string, err error) {
 		for end < len(f) && f[end] != "moves" {
 			end++
 		}
-		if p, err = ParseSFEN(strings.Join(f[1:end], " ")); err != nil {
+		if p, err = ParseSFENWith(strings.Join(f[1:end], " "), o); err != nil {
 			return nil, nil, err
 		}
 		rest = f[end:]

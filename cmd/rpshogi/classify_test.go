@@ -23,7 +23,8 @@ func TestClassifyFlags(t *testing.T) {
 		{"position", []string{"--position", "startpos moves 7g7f"}, classifyOptions{Position: "startpos moves 7g7f"}, false},
 		{"neither", nil, classifyOptions{}, true},
 		{"both", []string{"--sfen", sfen, "--position", "startpos"}, classifyOptions{}, true},
-		{"prev without sfen", []string{"--position", "startpos", "--prev", "7g7f"}, classifyOptions{}, true},
+		{"prev with position", []string{"--position", "startpos", "--prev", "7g7f"}, classifyOptions{Position: "startpos", Prev: "7g7f"}, false},
+		{"blank position", []string{"--position", " "}, classifyOptions{}, true},
 		{"an argument", []string{"--position", "startpos", "extra"}, classifyOptions{}, true},
 	}
 	for _, tc := range tests {

@@ -570,7 +570,7 @@ func writeCRATables(w io.Writer, out *craJSON, t *craTally, opts *craOptions) {
 // writeCRAPosition prints the analysis of every legal move of
 // opts.Position, in our order (engine.OursKey).
 func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) error {
-	pos, err := kifu.ParseUSIPosition(opts.Position)
+	pos, err := parsePosition(opts.Position)
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,7 @@ type matchOptions struct {
 	Concurrency   int
 	MaxPlies      int
 	Tolerance     time.Duration
+	ExcludeTime   bool
 	HangTimeout   time.Duration
 	SPRT          string
 	Records       string
@@ -69,7 +70,11 @@ are milliseconds or Go durations (1.5s, 2m):
                             dies on all three and thinks in whole seconds:
                             give it byoyomi:1000 or more)
 The runner measures every move from "go" to "bestmove"; a move later than
-the time left plus --tolerance loses on time.
+the time left plus --tolerance loses on time. Losses on time are counted
+per engine in the summary, with a warning: on a loaded machine (too many
+--concurrency games for the cores) they measure the machine, not the
+engines; raise --tolerance, lower --concurrency, or leave them out of the
+score, Elo and SPRT with --exclude-time-losses.
 
 Openings: the positions after --opening-ply moves of the games read from
 --openings (files, folders, archives, as ingest reads them; the record
@@ -86,8 +91,9 @@ or unreadable move loses, --max-plies is a draw. An engine that crashes
 or hangs loses the game, is reported with the tail of its standard error,
 and is restarted; the match goes on.
 
-Every game is written to --records as game-NNNN.csa (CSA V2.2, with the
-opening moves, the move times and the ending), ready for ingest and train.
+Every game is written to --records as game-NNNN.csa (CSA V3.0, with the
+opening moves, the move times in milliseconds and the ending), ready for
+ingest and train.
 The summary gives W/D/L, the score, the Elo difference with a 95%
 interval, and with --sprt the log-likelihood ratio of fishtest's
 trinomial GSPRT: the match stops once it crosses a bound.`,
@@ -127,6 +133,7 @@ trinomial GSPRT: the match stops once it crosses a bound.`,
 	f.IntVar(&opts.Concurrency, "concurrency", 1, "games played at once (each with its own engine processes)")
 	f.IntVar(&opts.MaxPlies, "max-plies", 256, "a game whose record reaches this many moves is a draw (0: no cap)")
 	f.DurationVar(&opts.Tolerance, "tolerance", 100*time.Millisecond, "time a move may overrun the clock before it loses")
+	f.BoolVar(&opts.ExcludeTime, "exclude-time-losses", false, "leave games lost on time out of the score, Elo and SPRT (still reported)")
 	f.DurationVar(&opts.HangTimeout, "hang-timeout", 30*time.Second, "wait for usiok, readyok, a bestmove after stop, and a whole nodes/depth move")
 	f.StringVar(&opts.SPRT, "sprt", "", "stop early by SPRT: elo0=E0,elo1=E1[,alpha=A,beta=B]")
 	f.StringVar(&opts.Records, "records", "rpshogi-match", "folder for the CSA records (\"\": none)")
@@ -185,6 +192,7 @@ func (o *matchOptions) check() error {
 	}
 	c.Rounds, c.Concurrency, c.MaxPlies = o.Rounds, o.Concurrency, o.MaxPlies
 	c.Tolerance, c.HangTimeout = o.Tolerance, o.HangTimeout
+	c.ExcludeTimeLosses = o.ExcludeTime
 	c.RecordsDir, c.Event = o.Records, o.Event
 	return nil
 }
@@ -221,6 +229,9 @@ func runMatch(ctx context.Context, opts *matchOptions) error {
 	if rep == nil {
 		return err
 	}
+	if w := timeLossWarning(&rep.Summary, cfg.ExcludeTimeLosses); w != "" {
+		fmt.Fprintln(errOut, "warning:", w)
+	}
 	var werr error
 	if opts.JSON {
 		werr = writeMatchJSON(opts.IO.Out, opts, &cfg, rep)
@@ -250,6 +261,9 @@ func printGameLine(w io.Writer, g *match.GameResult, s *match.Summary) {
 	fmt.Fprintf(w, "game %d/%d: %s vs %s %s %s after %d plies (opening %d): %s [%s %d-%d-%d]\n",
 		g.Index+1, s.Scheduled, s.Engines[g.Black], s.Engines[g.White], resultText(g.Result), g.Termination,
 		g.Plies, g.Opening+1, g.Reason, s.Engines[0], s.Score.Wins, s.Score.Losses, s.Score.Draws)
+	if g.Excluded {
+		fmt.Fprintf(w, "  not scored: lost on time (--exclude-time-losses)\n")
+	}
 	for _, p := range g.Problems {
 		fmt.Fprintf(w, "  %s %s: %s\n", p.Engine, p.Kind, p.Detail)
 		if p.Stderr != "" {
@@ -296,6 +310,9 @@ func writeMatchSummary(w io.Writer, cfg *match.Config, rep *match.Report) error 
 	if s.Interrupted > 0 {
 		fmt.Fprintf(&b, " (%d interrupted, not scored)", s.Interrupted)
 	}
+	if s.Excluded > 0 {
+		fmt.Fprintf(&b, " (%d lost on time, not scored)", s.Excluded)
+	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "Elo difference: %s, 95%% interval [%s, %s], LOS %s\n", signed(s.Elo.Elo), signed(s.Elo.Low), signed(s.Elo.High), percent(s.Elo.LOS))
 	fmt.Fprintf(&b, "%s as Black: %d - %d - %d\n", s.Engines[0], s.AsBlack.Wins, s.AsBlack.Losses, s.AsBlack.Draws)
@@ -315,6 +332,14 @@ func writeMatchSummary(w io.Writer, cfg *match.Config, rep *match.Report) error 
 	}
 	sort.Strings(terms)
 	fmt.Fprintf(&b, "Endings: %s\n", strings.Join(terms, ", "))
+	if n := s.TimeLosses[0] + s.TimeLosses[1]; n > 0 {
+		counted := "counted in the score and Elo"
+		if cfg.ExcludeTimeLosses {
+			counted = "not scored: --exclude-time-losses"
+		}
+		fmt.Fprintf(&b, "Time losses: %s %d, %s %d (%s)\n", s.Engines[0], s.TimeLosses[0], s.Engines[1], s.TimeLosses[1], counted)
+		fmt.Fprintf(&b, "Warning: %s\n", timeLossWarning(s, cfg.ExcludeTimeLosses))
+	}
 	if len(s.Problems) > 0 {
 		fmt.Fprintf(&b, "Engine failures: %d\n", len(s.Problems))
 		for _, p := range s.Problems {
@@ -375,6 +400,7 @@ type matchGameJSON struct {
 	Seconds     float64         `json:"seconds"`
 	File        string          `json:"file,omitempty"`
 	Problems    []match.Problem `json:"problems,omitempty"`
+	Excluded    bool            `json:"excluded,omitempty"` // not scored: lost on time, with --exclude-time-losses
 }
 
 type matchJSON struct {
@@ -387,6 +413,9 @@ type matchJSON struct {
 	Draws        int                `json:"draws"`
 	Losses       int                `json:"losses"`
 	Interrupted  int                `json:"interrupted"`
+	TimeLosses   map[string]int     `json:"time_losses"` // games lost on time, by engine name
+	Excluded     int                `json:"excluded"`    // games not scored (time losses with --exclude-time-losses)
+	Warnings     []string           `json:"warnings,omitempty"`
 	Score        jsonFloat          `json:"score"`
 	Elo          jsonFloat          `json:"elo"`
 	EloLow       jsonFloat          `json:"elo_low"`
@@ -406,6 +435,7 @@ func writeMatchJSON(w io.Writer, opts *matchOptions, cfg *match.Config, rep *mat
 	out := matchJSON{
 		Openings: len(cfg.Openings), Scheduled: s.Scheduled, Played: len(rep.Games),
 		Wins: s.Score.Wins, Draws: s.Score.Draws, Losses: s.Score.Losses, Interrupted: s.Interrupted,
+		TimeLosses: map[string]int{s.Engines[0]: s.TimeLosses[0], s.Engines[1]: s.TimeLosses[1]}, Excluded: s.Excluded,
 		Score: jsonFloat(s.Score.Ratio()), Elo: jsonFloat(s.Elo.Elo), EloLow: jsonFloat(s.Elo.Low),
 		EloHigh: jsonFloat(s.Elo.High), LOS: jsonFloat(s.Elo.LOS),
 		AsBlack:      [3]int{s.AsBlack.Wins, s.AsBlack.Draws, s.AsBlack.Losses},
@@ -414,6 +444,9 @@ func writeMatchJSON(w io.Writer, opts *matchOptions, cfg *match.Config, rep *mat
 	}
 	if len(opts.Openings) > 0 {
 		out.OpeningPly = opts.OpeningPly
+	}
+	if w := timeLossWarning(s, cfg.ExcludeTimeLosses); w != "" {
+		out.Warnings = append(out.Warnings, w)
 	}
 	if out.Problems == nil {
 		out.Problems = []match.Problem{}
@@ -440,9 +473,29 @@ func writeMatchJSON(w io.Writer, opts *matchOptions, cfg *match.Config, rep *mat
 			Black: s.Engines[g.Black], White: s.Engines[g.White], Result: g.Result.String(),
 			Termination: string(g.Termination), Reason: g.Reason, Plies: g.Plies,
 			Seconds: math.Round(g.Duration.Seconds()*1000) / 1000, File: g.File, Problems: g.Problems,
+			Excluded: g.Excluded,
 		})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// timeLossWarning is the warning a match with games lost on time gets
+// ("" if none): under load the runner, not the engines, may be to blame.
+func timeLossWarning(s *match.Summary, excluded bool) string {
+	n := s.TimeLosses[0] + s.TimeLosses[1]
+	if n == 0 {
+		return ""
+	}
+	games := "games"
+	if n == 1 {
+		games = "game"
+	}
+	w := fmt.Sprintf("%d %s lost on time (%s %d, %s %d): the machine may be overloaded; consider --tolerance or a lower --concurrency",
+		n, games, s.Engines[0], s.TimeLosses[0], s.Engines[1], s.TimeLosses[1])
+	if !excluded {
+		w += ", or --exclude-time-losses to leave them out of the Elo"
+	}
+	return w
 }

@@ -36,12 +36,16 @@
 // is killed if need be and started again for the next game, and the
 // match goes on.
 //
-// Every game is written as a CSA V2.2 record (names, $START_TIME, the
-// start position as PI or P1..P9, the opening moves, then the engines'
-// moves with their times in T, and the ending: %TORYO, %TSUMI,
-// %SENNICHITE, %KACHI, %ILLEGAL_MOVE, %+ILLEGAL_ACTION/%-ILLEGAL_ACTION,
-// %TIME_UP, %JISHOGI for the ply cap, %CHUDAN), which kifu.ParseRecords
-// and the ingest pipeline read back.
+// Every game is written as a CSA V3.0 record (names, $START_TIME, $TIME,
+// the start position as PI or P1..P9, the opening moves, then the
+// engines' moves with their times in T to the millisecond, and the
+// ending: %TORYO, %TSUMI, %SENNICHITE, %KACHI, %ILLEGAL_MOVE,
+// %+ILLEGAL_ACTION/%-ILLEGAL_ACTION, %TIME_UP, %JISHOGI for the ply cap,
+// %CHUDAN), which kifu.ParseRecords and the ingest pipeline read back.
+//
+// Games lost on time are counted per engine (Summary.TimeLosses): under
+// load they measure the machine, and Config.ExcludeTimeLosses leaves them
+// out of the score.
 //
 // The Summary gives the first engine's wins, draws and losses, its score,
 // the logistic Elo difference with a 95% interval and, with an SPRT, the

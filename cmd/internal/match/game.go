@@ -58,7 +58,10 @@ type GameResult struct {
 	// Record is the game, from the opening's start position.
 	Record *kifu.Record
 	// File is where the record was written ("" if not).
-	File     string
+	File string
+	// Excluded is set when the game is left out of the score: a loss on
+	// time with Config.ExcludeTimeLosses.
+	Excluded bool
 	Problems []Problem
 	// Start and Duration are the game's wall-clock times.
 	Start    time.Time
@@ -220,8 +223,14 @@ func (g *game) header() {
 	}
 	g.rec.Set(kifu.KeyStartTime, g.res.Start.Format("2006/01/02 15:04:05"))
 	tcs := [2]TimeControl{g.r.tc(g.eng[kifu.Black]), g.r.tc(g.eng[kifu.White])}
-	if tl, ok := csaTimeLimit(tcs[0]); ok && tcs[0] == tcs[1] {
-		g.rec.Set("$TIME_LIMIT", tl)
+	tb, okb := csaTime(tcs[kifu.Black])
+	tw, okw := csaTime(tcs[kifu.White])
+	switch {
+	case okb && tcs[kifu.Black] == tcs[kifu.White]:
+		g.rec.Set("$TIME", tb)
+	case okb && okw:
+		g.rec.Set("$TIME+", tb)
+		g.rec.Set("$TIME-", tw)
 	}
 	if cfg.MaxPlies > 0 {
 		g.rec.StartComments = append(g.rec.StartComments, fmt.Sprintf("rpshogi match: game %d, max plies %d", g.job.index+1, cfg.MaxPlies))
@@ -233,14 +242,15 @@ func (g *game) header() {
 	g.rec.StartComments = append(g.rec.StartComments, fmt.Sprintf("time control: Black %s, White %s", tcs[0], tcs[1]))
 }
 
-// csaTimeLimit returns the CSA V2.2 $TIME_LIMIT ("HH:MM+SS") of a
-// byoyomi time control in whole minutes and seconds.
-func csaTimeLimit(tc TimeControl) (string, bool) {
-	if tc.Inc > 0 || !tc.timed() || tc.MoveTime > 0 || tc.Time%time.Minute != 0 || tc.Byoyomi%time.Second != 0 || tc.Byoyomi >= 100*time.Second {
+// csaTime returns the CSA V3.0 $TIME of a clock time control,
+// "main+byoyomi+increment" in seconds (fractions allowed): "600+10+0".
+// A fixed move time, nodes or depth have no $TIME.
+func csaTime(tc TimeControl) (string, bool) {
+	if !tc.timed() || tc.MoveTime > 0 {
 		return "", false
 	}
-	m := int(tc.Time / time.Minute)
-	return fmt.Sprintf("%02d:%02d+%02d", m/60, m%60, int(tc.Byoyomi/time.Second)), true
+	secs := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+	return secs(tc.Time) + "+" + secs(tc.Byoyomi) + "+" + secs(tc.Inc), true
 }
 
 // prepare makes the engine playing c ready for a new game; false if it

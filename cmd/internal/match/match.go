@@ -36,6 +36,11 @@ type Config struct {
 	// Tolerance is added to the time a move may take before it loses on
 	// time (pipes, process scheduling).
 	Tolerance time.Duration
+	// ExcludeTimeLosses leaves the games lost on time (TermTimeUp) out
+	// of the score, the Elo and the SPRT: on a loaded machine they measure
+	// the machine, not the engines. They are still played, written and
+	// counted in Summary.TimeLosses and Summary.Excluded.
+	ExcludeTimeLosses bool
 	// HangTimeout bounds every wait for an answer that is not a timed
 	// move: usiok, readyok, bestmove after stop, and a whole move under a
 	// nodes or depth time control.
@@ -43,8 +48,9 @@ type Config struct {
 	// SPRT, if set, stops the match once the test accepts a hypothesis
 	// (games already under way are finished and counted).
 	SPRT *SPRT
-	// RecordsDir, if set, receives every game as a CSA V2.2 file
-	// game-NNNN.csa (NNNN = GameResult.Index+1).
+	// RecordsDir, if set, receives every game as a CSA V3.0 file
+	// game-NNNN.csa (NNNN = GameResult.Index+1), move times in
+	// milliseconds.
 	RecordsDir string
 	// Event is the record's $EVENT.
 	Event string
@@ -65,6 +71,13 @@ type Summary struct {
 	Scheduled int
 	// Interrupted counts games not scored (the match was cancelled).
 	Interrupted int
+	// TimeLosses counts the games each engine lost on time (TermTimeUp:
+	// a move later than its clock plus Config.Tolerance), scored or not.
+	// Under load they say more of the machine than of the engines.
+	TimeLosses [2]int
+	// Excluded counts the games left out of Score (time losses, with
+	// Config.ExcludeTimeLosses).
+	Excluded int
 	// Terminations counts games by how they ended.
 	Terminations map[Termination]int
 	// AsBlack is the first engine's score in the games it played as
@@ -285,6 +298,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				stopSched()
 			}
 		}
+		g.Excluded = cfg.ExcludeTimeLosses && g.Termination == TermTimeUp
 		rep.Games = append(rep.Games, g)
 		sum.add(g)
 		if cfg.SPRT != nil {
@@ -320,10 +334,21 @@ func (s *Summary) add(g *GameResult) {
 	s.Problems = append(s.Problems, g.Problems...)
 	s.Terminations[g.Termination]++
 	pts := g.Points(0)
+	if g.Termination == TermTimeUp {
+		switch pts {
+		case 0: // the first engine lost on time
+			s.TimeLosses[0]++
+		case 1:
+			s.TimeLosses[1]++
+		}
+	}
 	var sc *Score
 	switch {
 	case pts < 0:
 		s.Interrupted++
+		return
+	case g.Excluded:
+		s.Excluded++
 		return
 	case g.Black == 0:
 		sc = &s.AsBlack
@@ -352,10 +377,12 @@ func sortGames(gs []*GameResult) {
 	}
 }
 
-// writeRecord writes rec as CSA V2.2 to path (through a temporary file).
+// writeRecord writes rec as CSA V3.0 to path (through a temporary file):
+// V3.0, not V2.2, because its T times have milliseconds, which a time
+// loss by a few milliseconds needs.
 func writeRecord(path string, rec *kifu.Record) error {
 	var b bytes.Buffer
-	if err := kifu.WriteCSA(&b, kifu.CSAV22, rec); err != nil {
+	if err := kifu.WriteCSA(&b, kifu.CSAV30, rec); err != nil {
 		return err
 	}
 	tmp := path + ".tmp"

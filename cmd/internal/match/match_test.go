@@ -2,8 +2,11 @@ package match
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -67,8 +70,8 @@ func checkRecord(t *testing.T, g *GameResult) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(text, "V2.2\n") {
-		t.Errorf("game %d: record does not start with V2.2: %.40q", g.Index+1, text)
+	if !strings.HasPrefix(text, "'CSA encoding=UTF-8\nV3.0\n") {
+		t.Errorf("game %d: record does not start with V3.0: %.40q", g.Index+1, text)
 	}
 	recs, err := kifu.ParseRecords(g.File, text)
 	if err != nil {
@@ -96,10 +99,17 @@ func checkRecord(t *testing.T, g *GameResult) {
 			t.Errorf("game %d: header %s = %q, want %q", g.Index+1, k, got.Get(k), want.Get(k))
 		}
 	}
+	// Times read back to the millisecond (V2.2 kept whole seconds).
 	for i, n := range got.Main.Moves {
 		if i >= len(got.Main.Moves)-g.Plies && !n.Time.HasSpent {
 			t.Errorf("game %d: move %d has no time", g.Index+1, i+1)
 		}
+		if w := want.Main.Moves[i].Time.Spent.Truncate(time.Millisecond); n.Time.Spent != w {
+			t.Errorf("game %d: move %d: time read back %v, want %v", g.Index+1, i+1, n.Time.Spent, w)
+		}
+	}
+	if e, w := got.Main.End.Time, want.Main.End.Time; e.HasSpent != w.HasSpent || e.Spent != w.Spent.Truncate(time.Millisecond) {
+		t.Errorf("game %d: ending time read back %+v, want %+v", g.Index+1, e, w)
 	}
 }
 
@@ -263,5 +273,90 @@ func TestMatchAdjudication(t *testing.T) {
 				t.Errorf("problems: %+v", rep.Summary.Problems)
 			}
 		})
+	}
+}
+
+// TestMatchTimeLosses checks that games lost on time are counted per
+// engine, can be left out of the score, and that their records keep the
+// milliseconds that decided them and read back through ingest.
+func TestMatchTimeLosses(t *testing.T) {
+	for _, exclude := range []bool{false, true} {
+		t.Run(fmt.Sprintf("exclude=%v", exclude), func(t *testing.T) {
+			t.Parallel()
+			// "slow" answers its second move after 600 ms, over the
+			// 100 ms byoyomi and the 200 ms tolerance: it loses both
+			// games on time.
+			rep := playMatch(t, Config{
+				Engines:           [2]EngineSpec{fakeSpec("ok", "first"), fakeSpec("slow", "slow=600ms@2")},
+				TC:                TimeControl{Byoyomi: 100 * time.Millisecond},
+				Tolerance:         200 * time.Millisecond,
+				MaxPlies:          12,
+				ExcludeTimeLosses: exclude,
+			})
+			checkGames(t, rep, []gameWant{{TermTimeUp, kifu.BlackWin, "%TIME_UP"}, {TermTimeUp, kifu.WhiteWin, "%TIME_UP"}})
+			s := rep.Summary
+			if s.TimeLosses != [2]int{0, 2} {
+				t.Errorf("TimeLosses = %v, want [0 2]", s.TimeLosses)
+			}
+			wantScore, wantExcluded := Score{Wins: 2}, 0
+			if exclude {
+				wantScore, wantExcluded = Score{}, 2
+			}
+			if s.Score != wantScore || s.Excluded != wantExcluded {
+				t.Errorf("Score %+v, Excluded %d; want %+v, %d", s.Score, s.Excluded, wantScore, wantExcluded)
+			}
+			for _, g := range rep.Games {
+				if g.Excluded != exclude {
+					t.Errorf("game %d: Excluded %v", g.Index+1, g.Excluded)
+				}
+				// The loss is written with its time in milliseconds: over
+				// 300 ms, and not a whole number of seconds.
+				b, err := os.ReadFile(g.File)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text := string(b)
+				i := strings.Index(text, "%TIME_UP,T")
+				if i < 0 {
+					t.Fatalf("game %d: no %%TIME_UP with a time:\n%s", g.Index+1, text)
+				}
+				secs, err := strconv.ParseFloat(strings.Fields(text[i+len("%TIME_UP,T"):])[0], 64)
+				if err != nil || secs < 0.3 || secs >= 1 {
+					t.Errorf("game %d: %%TIME_UP time %v (%v), want 0.3 <= T < 1", g.Index+1, secs, err)
+				}
+				if !strings.Contains(text, "$TIME:0+0.1+0\n") {
+					t.Errorf("game %d: no $TIME:0+0.1+0 line:\n%s", g.Index+1, text)
+				}
+			}
+			// ingest reads the records back, V3.0 and milliseconds.
+			ops, irep, err := LoadOpenings(context.Background(), []string{filepath.Dir(rep.Games[0].File)}, OpeningOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if irep.Accepted != 2 || len(ops) != 1 {
+				t.Errorf("ingest: %d games accepted, %d openings; want 2, 1", irep.Accepted, len(ops))
+			}
+		})
+	}
+}
+
+// TestCSATime checks the CSA V3.0 $TIME of each kind of time control.
+func TestCSATime(t *testing.T) {
+	for _, tc := range []struct {
+		tc   TimeControl
+		want string // "" if none
+	}{
+		{TimeControl{Byoyomi: time.Second}, "0+1+0"},
+		{TimeControl{Time: 10 * time.Minute, Byoyomi: 10 * time.Second}, "600+10+0"},
+		{TimeControl{Time: 90 * time.Second, Inc: 1500 * time.Millisecond}, "90+0+1.5"},
+		{TimeControl{Byoyomi: 250 * time.Millisecond}, "0+0.25+0"},
+		{TimeControl{MoveTime: time.Second}, ""},
+		{TimeControl{Nodes: 1000}, ""},
+		{TimeControl{Depth: 3}, ""},
+	} {
+		got, ok := csaTime(tc.tc)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("csaTime(%v) = %q, %v; want %q", tc.tc, got, ok, tc.want)
+		}
 	}
 }
