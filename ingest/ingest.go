@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"runtime"
 	"strings"
 	"sync"
@@ -358,7 +359,7 @@ func processFile(in Input, opts *Options) (res *fileResult) {
 	res.encoding = enc
 	if err != nil {
 		line := errLine(err)
-		res.reject(0, RejectDecode, line, reasonOf(err, in.Name, line), err)
+		res.reject(0, RejectDecode, line, hideContent(in.Name, reasonOf(err, in.Name, line)), err)
 		return res
 	}
 	if strings.TrimSpace(strings.TrimPrefix(text, "\uFEFF")) == "" {
@@ -418,9 +419,29 @@ func processFile(in Input, opts *Options) (res *fileResult) {
 		// A syntax error: the records before it were read, the rest of
 		// the file is one rejected record.
 		line := errLine(err)
-		res.reject(len(recs), RejectParse, line, reasonOf(err, in.Name, line), err)
+		reason := reasonOf(err, in.Name, line)
+		if len(recs) == 0 {
+			reason = hideContent(in.Name, reason)
+		}
+		res.reject(len(recs), RejectParse, line, reason, err)
 	}
 	return res
+}
+
+// hideContent returns the reason a file could not be read at all, or,
+// for a file without a record extension (read with AllFiles, or named
+// explicitly), a reason that shows nothing of its content: such a file
+// may be anything (a key, a password file behind a link), and the
+// reasons of the readers quote what they found.
+func hideContent(name, reason string) string {
+	if RecordExts[strings.ToLower(path.Ext(name))] {
+		return reason
+	}
+	const unknown = "unknown record format"
+	if strings.Contains(reason, unknown) {
+		return unknown + " (the content of a file without a record extension is not shown)"
+	}
+	return "not a record in a known format (the content of a file without a record extension is not shown)"
 }
 
 // cutAtIllegal makes the legal prefix of a record whose main line stops
