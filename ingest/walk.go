@@ -43,10 +43,10 @@ type Input struct {
 
 // Reasons for skipping a file (Input.Skip, Report.SkippedBy).
 const (
-	SkipNotRecord = "not a record file"                        // its extension is not one of Walker.Exts
-	SkipSymlink   = "symbolic link (not followed in a folder)" // found while walking a folder or archive
-	SkipSpecial   = "not a regular file"                       // a named pipe, device or socket (never opened)
-	SkipArchive   = "archive holding no record file"           // an archive none of whose members is read
+	SkipNotRecord = "not a record file"      // its extension is not one of Walker.Exts
+	SkipSymlink   = "symbolic link"          // found in a folder or archive: not followed
+	SkipSpecial   = "not a regular file"     // a named pipe, device or socket: never opened
+	SkipArchive   = "archive with no record" // an archive none of whose members is read
 )
 
 // Walker expands input paths into a stream of Inputs in a stable order:
