@@ -237,7 +237,9 @@ func TestIngestTrainPartial(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(testdata, "kif", "illegal-stop.kif")
 	code, out, errOut := runCmd("ingest", rec, "--db", filepath.Join(dir, "strict.sqlite"))
-	row := func(label string, n int) *regexp.Regexp { return regexp.MustCompile(`(?m)^` + label + ` +` + strconv.Itoa(n) + `\b`) }
+	row := func(label string, n int) *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^` + label + ` +` + strconv.Itoa(n) + `\b`)
+	}
 	if code != exitOK || !row("accepted", 0).MatchString(out) || !strings.Contains(out, "illegal-stop.kif:12: main line ply 9") {
 		t.Errorf("strict ingest: exit %d\n%s%s", code, out, errOut)
 	}
