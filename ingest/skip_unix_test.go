@@ -52,7 +52,7 @@ func TestWalkSkipsPipesAndLinks(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(games, "pipe.kif"), 0o644); err != nil {
 		t.Skip("no named pipes here:", err)
 	}
-	if err := os.Symlink(filepath.Join(dir, "secret", "id.txt"), filepath.Join(games, "key.kif")); err != nil {
+	if err := os.Symlink(filepath.Join(dir, "secret", "id.txt"), filepath.Join(games, "key.csa")); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(filepath.Join(dir, "secret", "ok.sfen"), filepath.Join(games, "link.sfen")); err != nil {
@@ -68,7 +68,7 @@ func TestWalkSkipsPipesAndLinks(t *testing.T) {
 	var text bytes.Buffer
 	rep.WriteText(&text)
 	out := text.String()
-	for _, want := range []string{"pipe.kif: " + SkipSpecial, "key.kif: " + SkipSymlink, "skipped               3 files found and not read"} {
+	for _, want := range []string{"pipe.kif: " + SkipSpecial, "key.csa: " + SkipSymlink, "skipped               3 files found and not read"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report without %q:\n%s", want, out)
 		}

@@ -576,6 +576,11 @@ func (a *archiveWalk) tar(name, kind string, f *os.File, depth int) error {
 		switch h.Typeflag {
 		case tar.TypeReg:
 			m.skip = a.w.skipReason(h.Name, 0)
+			if sparse(h) {
+				// Its holes read as zeros that the stream does not hold,
+				// so the budget would not see them.
+				m.skip = SkipSpecial
+			}
 		case tar.TypeSymlink, tar.TypeLink:
 			m.skip = SkipSymlink
 		case tar.TypeChar, tar.TypeBlock, tar.TypeFifo:
@@ -631,6 +636,17 @@ func (a *archiveWalk) tar(name, kind string, f *os.File, depth int) error {
 		}
 	}
 	return nil
+}
+
+// sparse tells whether a tar member is a GNU sparse file in PAX format
+// (the old GNU format has its own type, TypeGNUSparse).
+func sparse(h *tar.Header) bool {
+	for k := range h.PAXRecords {
+		if strings.HasPrefix(k, "GNU.sparse.") {
+			return true
+		}
+	}
+	return false
 }
 
 // pathLess orders slash-separated paths component by component, which is
