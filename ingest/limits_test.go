@@ -203,6 +203,12 @@ func TestLimitsHostileInputs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
+			t.Setenv("TMPDIR", t.TempDir())
+			defer func() {
+				if left, _ := filepath.Glob(filepath.Join(os.Getenv("TMPDIR"), "*")); len(left) > 0 {
+					t.Errorf("temporary files left: %v", left)
+				}
+			}()
 			file := filepath.Join(dir, tt.file)
 			data := tt.build(t)
 			if err := os.WriteFile(file, data, 0o644); err != nil {
@@ -250,5 +256,59 @@ func TestCheckLines(t *testing.T) {
 		if got != tt.line {
 			t.Errorf("checkLines(%q, 4) = %v, want line %d", tt.data, err, tt.line)
 		}
+	}
+}
+
+// paxBlock returns a tar header block of type x (PAX records), which
+// tar.Writer does not write for GNU sparse records.
+func paxBlock(records ...string) []byte {
+	var data []byte
+	for _, r := range records {
+		n := len(r) + 3
+		for len(fmt.Sprintf("%d %s\n", n, r)) != n {
+			n++
+		}
+		data = append(data, fmt.Sprintf("%d %s\n", n, r)...)
+	}
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	tw.WriteHeader(&tar.Header{Name: "pax", Typeflag: tar.TypeReg, Size: int64(len(data)), Format: tar.FormatUSTAR})
+	tw.Write(data)
+	tw.Flush()
+	b := buf.Bytes()
+	b[156] = tar.TypeXHeader
+	copy(b[148:156], "        ")
+	sum := 0
+	for _, c := range b[:512] {
+		sum += int(c)
+	}
+	copy(b[148:156], fmt.Sprintf("%06o\x00 ", sum))
+	return b
+}
+
+// TestTarSparseSkipped: a GNU sparse member of a tar stream reads as
+// zeros that the stream does not hold (here 1 GB from 513 bytes), out of
+// sight of the budget: it is skipped, never read.
+func TestTarSparseSkipped(t *testing.T) {
+	var buf bytes.Buffer
+	buf.Write(paxBlock("GNU.sparse.major=1", "GNU.sparse.minor=0", "GNU.sparse.name=x.zip", "GNU.sparse.realsize=1000000000"))
+	tw := tar.NewWriter(&buf)
+	tw.WriteHeader(&tar.Header{Name: "GNUSparseFile.0/x.zip", Typeflag: tar.TypeReg, Size: 513, Format: tar.FormatUSTAR})
+	sparseMap := make([]byte, 512)
+	copy(sparseMap, "1\n999999999\n1\n") // one byte of data after a hole of 999,999,999
+	tw.Write(sparseMap)
+	tw.Write([]byte{'x'})
+	tw.WriteHeader(&tar.Header{Name: "a.sfen", Typeflag: tar.TypeReg, Size: int64(len(okSFEN))})
+	tw.Write([]byte(okSFEN))
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "sparse.tar")
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, _ := runAlloc(t, Limits{MaxTotalBytes: 16 << 20}, file)
+	if rep.Accepted != 1 || rep.SkippedBy[SkipSpecial] != 1 || len(rep.SkippedList) != 1 || rep.SkippedList[0].Source != file+"!x.zip" {
+		t.Errorf("accepted %d, skipped %v %v; want 1 and the sparse x.zip skipped", rep.Accepted, rep.SkippedBy, rep.SkippedList)
 	}
 }
