@@ -14,18 +14,19 @@ import (
 //
 // Memory: the walker keeps no archive in memory (a nested archive is
 // spilled to a temporary file and read from there), so what it holds is
-// one file of at most MaxFileBytes per input in flight; a worker parsing
-// a file needs a few tens of bytes per input byte (the moves, comments
-// and times of its records). Peak memory is therefore about
-// (4 + 2·workers)·MaxFileBytes for the bytes in flight plus
-// workers·50·MaxFileBytes for parsing, whatever the collection.
-// Disk: a tar stream is spilled member by member to a temporary folder,
-// at most MaxTotalBytes per top-level input. Time: at most MaxTotalBytes
-// are decompressed per top-level input.
+// one file of at most MaxFileBytes per input in flight, at most
+// 4·workers+5 of them; a worker parsing a file needs about 40 bytes per
+// input byte (the moves, comments and times of its records: a 16 MB
+// SFEN list of long games peaks at 670 MB). Peak memory is therefore
+// about (4·workers+5)·MaxFileBytes + workers·40·MaxFileBytes, whatever
+// the collection and its archives. Disk: a tar stream is spilled member
+// by member to a temporary folder, at most MaxTotalBytes per top-level
+// input. Time: at most MaxTotalBytes are decompressed per top-level
+// input (about 10 s per GiB here).
 type Limits struct {
 	// MaxFileBytes bounds one file or archive member (default
-	// MaxFileSize, 64 MiB; the largest record of the test corpora is
-	// 111 kB).
+	// MaxFileSize, 16 MiB; the largest record file of the test corpora
+	// is 111 kB).
 	MaxFileBytes int64
 	// MaxLineBytes bounds one line of a record file (default
 	// DefaultMaxLineBytes, 64 KiB; the longest line of the test corpora

@@ -191,6 +191,13 @@ func TestLimitsHostileInputs(t *testing.T) {
 			source: "!big.kif", reason: "file of 8388608 bytes is larger than the 1.0 MB limit",
 		},
 		{
+			name: "file too large", file: "big.kif", lim: small,
+			build: func(t *testing.T) []byte {
+				return bytes.Repeat([]byte("a\n"), 1<<20)
+			},
+			source: "", reason: "file larger than the 1.0 MB limit (--max-file-size)", lost: true,
+		},
+		{
 			// A 3 MB line of legal moves: without the bound it costs
 			// hundreds of MB to parse (about 100 bytes a byte).
 			name: "long SFEN line", file: "long.sfen", lim: Limits{},

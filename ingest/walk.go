@@ -20,7 +20,7 @@ import (
 
 // MaxFileSize is the default bound on the size of one input file or
 // archive member (Limits.MaxFileBytes).
-const MaxFileSize = 64 << 20
+const MaxFileSize = 16 << 20
 
 // Input is one file's bytes, as found by the walker, or a file the walker
 // skipped (Skip set).

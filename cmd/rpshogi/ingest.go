@@ -47,7 +47,7 @@ func (f *recordFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Results, "result", "", "keep games that ended in one of these ways, comma-separated: resign, mate, repetition, jishogi, time-up, illegal, declare-win, interrupt, none, ...")
 	fs.BoolVar(&f.AllFiles, "all-files", false, "read every file in folders and archives, not only .kif .kifu .ki2 .ki2u .csa .sfen .usi")
 	fs.BoolVar(&f.Partial, "partial", false, "keep the legal moves of a game cut short by an illegal move (its ending recorded as illegal) instead of rejecting it")
-	fs.StringVar(&f.MaxFileSize, "max-file-size", "64MiB", "reject a file or archive member larger than SIZE")
+	fs.StringVar(&f.MaxFileSize, "max-file-size", "16MiB", "reject a file or archive member larger than SIZE")
 	fs.StringVar(&f.MaxLine, "max-line", "64KiB", "reject a record file with a line longer than SIZE")
 	fs.StringVar(&f.MaxTotal, "max-total", "4GiB", "stop reading an archive (nested ones included) past SIZE decompressed")
 	fs.IntVar(&f.MaxDepth, "max-depth", ingest.DefaultMaxDepth, "do not open archives nested more than N deep (an archive in an archive is 2)")

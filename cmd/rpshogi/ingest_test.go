@@ -18,8 +18,8 @@ import (
 )
 
 func TestIngestFlags(t *testing.T) {
-	defaults := recordFlags{Handicap: "exclude", MaxFileSize: "64MiB", MaxLine: "64KiB", MaxTotal: "4GiB", MaxDepth: 8}
-	defLimits := ingest.Limits{MaxFileBytes: 64 << 20, MaxLineBytes: 64 << 10, MaxTotalBytes: 4 << 30, MaxDepth: 8}
+	defaults := recordFlags{Handicap: "exclude", MaxFileSize: "16MiB", MaxLine: "64KiB", MaxTotal: "4GiB", MaxDepth: 8}
+	defLimits := ingest.Limits{MaxFileBytes: 16 << 20, MaxLineBytes: 64 << 10, MaxTotalBytes: 4 << 30, MaxDepth: 8}
 	tests := []struct {
 		name   string
 		args   []string
@@ -139,7 +139,8 @@ func TestIngestJSON(t *testing.T) {
 		t.Fatalf("%v:\n%s", err, out)
 	}
 	for _, key := range []string{"files", "bytes", "records", "accepted", "already_stored", "duplicates", "filtered", "filtered_total",
-		"rejected", "rejected_by_kind", "rejects", "warnings", "warning_list", "formats", "encodings", "workers", "elapsed_seconds", "sum_ok"} {
+		"rejected", "rejected_by_kind", "rejects", "warnings", "warning_list", "formats", "encodings", "workers", "elapsed_seconds", "sum_ok",
+		"accepted_partial", "skipped", "skipped_by_reason", "skipped_list", "looked_for"} {
 		if _, ok := got.Report[key]; !ok {
 			t.Errorf("the report has no %q", key)
 		}
