@@ -29,7 +29,8 @@ type recordFlags struct {
 	Results  string
 	AllFiles bool
 	Partial  bool
-	// Limits, as given (sizes like 64MiB, 64M, 65536).
+	// Limits, as given (sizes like 16MiB, 16M, 65536; "" and 0 for the
+	// defaults of ingest.Limits).
 	MaxFileSize string
 	MaxLine     string
 	MaxTotal    string
@@ -47,15 +48,19 @@ func (f *recordFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Results, "result", "", "keep games that ended in one of these ways, comma-separated: resign, mate, repetition, jishogi, time-up, illegal, declare-win, interrupt, none, ...")
 	fs.BoolVar(&f.AllFiles, "all-files", false, "read every file in folders and archives, not only .kif .kifu .ki2 .ki2u .csa .sfen .usi")
 	fs.BoolVar(&f.Partial, "partial", false, "keep the legal moves of a game cut short by an illegal move (its ending recorded as illegal) instead of rejecting it")
-	fs.StringVar(&f.MaxFileSize, "max-file-size", "16MiB", "reject a file or archive member larger than SIZE")
-	fs.StringVar(&f.MaxLine, "max-line", "64KiB", "reject a record file with a line longer than SIZE")
-	fs.StringVar(&f.MaxTotal, "max-total", "4GiB", "stop reading an archive (nested ones included) past SIZE decompressed")
-	fs.IntVar(&f.MaxDepth, "max-depth", ingest.DefaultMaxDepth, "do not open archives nested more than N deep (an archive in an archive is 2)")
+	fs.StringVar(&f.MaxFileSize, "max-file-size", "", "reject a file or archive member larger than SIZE (default 16MiB)")
+	fs.StringVar(&f.MaxLine, "max-line", "", "reject a record file with a line longer than SIZE (default 64KiB)")
+	fs.StringVar(&f.MaxTotal, "max-total", "", "stop reading an archive (nested ones included) past SIZE decompressed (default 4GiB)")
+	fs.IntVar(&f.MaxDepth, "max-depth", 0, "do not open archives nested more than N deep; an archive in an archive is 2 (default 8)")
 }
 
 // parseSize reads a size in bytes: a number with an optional unit k, M,
-// G (or KiB, MiB, GiB; powers of 1024), case-insensitive.
+// G (or KiB, MiB, GiB; powers of 1024), case-insensitive; "" is 0 (the
+// default).
 func parseSize(flag, s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
 	t := strings.ToLower(strings.TrimSpace(s))
 	t = strings.TrimSuffix(strings.TrimSuffix(t, "b"), "i")
 	mult := int64(1)
@@ -102,7 +107,7 @@ func (f *recordFlags) options() (ingest.Options, error) {
 	if lim.MaxTotalBytes, err = parseSize("max-total", f.MaxTotal); err != nil {
 		return opts, err
 	}
-	if f.MaxDepth < 1 {
+	if f.MaxDepth < 0 {
 		return opts, usageErrorf("--max-depth must be 1 or more")
 	}
 	lim.MaxDepth = f.MaxDepth

@@ -18,8 +18,7 @@ import (
 )
 
 func TestIngestFlags(t *testing.T) {
-	defaults := recordFlags{Handicap: "exclude", MaxFileSize: "16MiB", MaxLine: "64KiB", MaxTotal: "4GiB", MaxDepth: 8}
-	defLimits := ingest.Limits{MaxFileBytes: 16 << 20, MaxLineBytes: 64 << 10, MaxTotalBytes: 4 << 30, MaxDepth: 8}
+	defaults := recordFlags{Handicap: "exclude"}
 	tests := []struct {
 		name   string
 		args   []string
@@ -41,7 +40,7 @@ func TestIngestFlags(t *testing.T) {
 			ingest.Options{Partial: true, Limits: ingest.Limits{MaxFileBytes: 1 << 20, MaxLineBytes: 512 << 10, MaxTotalBytes: 2 << 30, MaxDepth: 3}}, ""},
 		{"bad size", []string{"a", "--db", "x", "--max-file-size", "big"}, ingestOptions{}, ingest.Options{}, "--max-file-size"},
 		{"zero size", []string{"a", "--db", "x", "--max-total", "0"}, ingestOptions{}, ingest.Options{}, "--max-total"},
-		{"bad depth", []string{"a", "--db", "x", "--max-depth", "0"}, ingestOptions{}, ingest.Options{}, "--max-depth"},
+		{"bad depth", []string{"a", "--db", "x", "--max-depth", "-1"}, ingestOptions{}, ingest.Options{}, "--max-depth"},
 		{"only handicaps", []string{"a", "--db", "x", "--handicap", "only", "-q"},
 			ingestOptions{Paths: []string{"a"}, DB: "x", Quiet: true, Flags: recordFlags{Handicap: "only"}},
 			ingest.Options{Filter: ingest.Filter{Handicap: ingest.HandicapOnly}}, ""},
@@ -79,13 +78,6 @@ func TestIngestFlags(t *testing.T) {
 			}
 			gotIngest := got.Ingest
 			got.IO, got.Ingest = nil, ingest.Options{}
-			// Cases that do not give the limits expect the defaults.
-			if tt.ingest.Limits == (ingest.Limits{}) {
-				tt.ingest.Limits = defLimits
-			}
-			if f := &tt.want.Flags; f.MaxDepth == 0 {
-				f.MaxFileSize, f.MaxLine, f.MaxTotal, f.MaxDepth = defaults.MaxFileSize, defaults.MaxLine, defaults.MaxTotal, defaults.MaxDepth
-			}
 			if !reflect.DeepEqual(*got, tt.want) {
 				t.Errorf("options %+v, want %+v", *got, tt.want)
 			}
