@@ -24,9 +24,29 @@
 // channels; cancelling the context stops them all.
 //
 // A record is rejected when its main line stops at an illegal or
-// unresolvable move (never shortened silently), when it has no move, and
-// a file is one rejected record when it is empty or cannot be read,
-// decoded or parsed; records of a file before a syntax error are used.
+// unresolvable move (never shortened silently; Options.Partial keeps the
+// legal moves, with an illegal ending, counted as accepted-partial), when
+// it has no move, and a file is one rejected record when it is empty or
+// cannot be read, decoded or parsed; records of a file before a syntax
+// error are used.
+//
+// # Skips and limits
+//
+// In folders, glob matches and archives, files that are not records,
+// symbolic links inside a folder (not followed) and named pipes or
+// devices (never opened) are skipped: they are not records, and the
+// Report counts them by reason (Report.SkippedBy) and says what was
+// looked for. A folder or pattern that gives no file to read stops the
+// run before anything is read (Walker.Check), as a pattern that matches
+// nothing does; a run that reads no file at all fails too. Names are
+// quoted in the text report when they hold control characters.
+//
+// Limits bound what one input may cost: file size, line length, archive
+// nesting and the bytes decompressed from one top-level archive. An input
+// past a bound is one Reject of kind RejectLimit naming the bound and the
+// member's path in the archive chain ("a.zip!b.tgz!c.kif"). Nested
+// archives are spilled to temporary files, never held in memory, so
+// memory stays within a few files of MaxFileBytes per worker.
 //
 // # Sinks and the database
 //

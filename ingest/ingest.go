@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"runtime"
 	"strings"
 	"sync"
@@ -32,6 +33,19 @@ type Options struct {
 	// matches, not only those with a record extension (RecordExts);
 	// files named explicitly are always read.
 	AllFiles bool
+	// Limits bounds what one input may cost (file and line size,
+	// archive nesting, bytes decompressed); an input past a bound is
+	// rejected (RejectLimit) with the bound. Zero fields take the
+	// defaults.
+	Limits Limits
+	// Partial keeps a game whose main line stops at an illegal or
+	// unreadable move: its legal moves before it are accepted, with the
+	// ending recorded as illegal (kifu.EndIllegal, the player of the move
+	// losing when it breaks a rule) and Game.Partial set; the report
+	// counts it in AcceptedPartial with a warning naming the file and
+	// line of the move. Without Partial such a game is rejected whole
+	// (RejectReplay).
+	Partial bool
 	// Progress, if set, is called from the collector goroutine after each
 	// input file has been accounted for.
 	Progress func(Progress)
@@ -95,6 +109,10 @@ func Run(ctx context.Context, opts Options, paths []string, sink Sink) (*Report,
 	if err := opts.Filter.validate(); err != nil {
 		return rep, err
 	}
+	if err := opts.Limits.validate(); err != nil {
+		return rep, err
+	}
+	opts.Limits = opts.Limits.withDefaults()
 	workers := opts.Workers
 	if workers < 0 {
 		return rep, fmt.Errorf("ingest: %d workers", workers)
@@ -103,10 +121,11 @@ func Run(ctx context.Context, opts Options, paths []string, sink Sink) (*Report,
 		workers = runtime.GOMAXPROCS(0)
 	}
 	rep.Workers = workers
-	w := &Walker{Stdin: opts.Stdin, Exts: RecordExts}
+	w := &Walker{Stdin: opts.Stdin, Exts: RecordExts, Limits: opts.Limits}
 	if opts.AllFiles {
 		w.Exts = nil
 	}
+	rep.LookedFor = w.LookedFor()
 	if err := w.Check(paths); err != nil {
 		return rep, err
 	}
@@ -193,6 +212,11 @@ func Run(ctx context.Context, opts Options, paths []string, sink Sink) (*Report,
 	})
 	err := g.Wait()
 	rep.Elapsed = time.Since(start)
+	if err == nil && rep.Files == 0 {
+		// Check stops a folder or pattern that gives no file; this is
+		// the rest: archives holding no record file.
+		err = fmt.Errorf("ingest: no record file read: looked for %s; %s", rep.LookedFor, skips(rep.SkippedBy))
+	}
 	return rep, err
 }
 
@@ -212,13 +236,17 @@ type collector struct {
 
 func (c *collector) file(r *fileResult) error {
 	rep := c.rep
+	// Only the names of inputs with an accepted game are kept (for
+	// Duplicate.OfSource).
+	c.names = append(c.names, "")
+	if r.skip != "" {
+		rep.addSkip(r.name, r.skip)
+		return nil
+	}
 	rep.Files++
 	rep.Bytes += r.bytes
 	rep.Formats[r.format.String()]++
 	rep.Encodings[r.encoding.String()]++
-	// Only the names of inputs with an accepted game are kept (for
-	// Duplicate.OfSource).
-	c.names = append(c.names, "")
 	for _, w := range r.warnings {
 		rep.addWarning(w)
 	}
@@ -250,6 +278,11 @@ func (c *collector) file(r *fileResult) error {
 		c.seen[key] = uint64(g.Seq)<<32 | uint64(uint32(g.Index))
 		c.names[g.Seq] = g.Source
 		rep.Accepted++
+		if re := g.Partial; re != nil {
+			rep.AcceptedPartial++
+			rep.addWarning(&Warning{Source: g.Source, Index: g.Index, Line: re.Line,
+				Reason: fmt.Sprintf("accepted-partial: %s; the %d legal moves before it are kept, ending illegal", reasonOf(re, g.Source, re.Line), g.Plies)})
+		}
 		if err := c.sink.Game(g); err != nil {
 			return err
 		}
@@ -273,6 +306,7 @@ type fileResult struct {
 	encoding kifu.Encoding
 	items    []item
 	warnings []*Warning
+	skip     string // Input.Skip
 }
 
 type item struct {
@@ -294,7 +328,10 @@ func (r *fileResult) warn(index, line int, reason string) {
 // panics: a panic in a reader becomes one Reject for the whole file, and
 // a panic in Process a Reject for its game.
 func processFile(in Input, opts *Options) (res *fileResult) {
-	res = &fileResult{seq: in.Seq, name: in.Name, bytes: int64(len(in.Data))}
+	res = &fileResult{seq: in.Seq, name: in.Name, bytes: int64(len(in.Data)), skip: in.Skip}
+	if in.Skip != "" {
+		return res
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			res.items, res.warnings = nil, nil
@@ -302,7 +339,16 @@ func processFile(in Input, opts *Options) (res *fileResult) {
 		}
 	}()
 	if in.Err != nil {
-		res.reject(0, RejectRead, 0, in.Err.Error(), in.Err)
+		kind := RejectRead
+		if errors.Is(in.Err, ErrLimit) {
+			kind = RejectLimit
+		}
+		res.reject(0, kind, 0, in.Err.Error(), in.Err)
+		return res
+	}
+	if err := checkLines(in.Data, opts.Limits.withDefaults().MaxLineBytes); err != nil {
+		// Parsing a huge line costs tens of bytes of memory per byte.
+		res.reject(0, RejectLimit, err.(*LimitError).Line, err.Error(), err)
 		return res
 	}
 	if len(in.Data) == 0 {
@@ -313,7 +359,7 @@ func processFile(in Input, opts *Options) (res *fileResult) {
 	res.encoding = enc
 	if err != nil {
 		line := errLine(err)
-		res.reject(0, RejectDecode, line, reasonOf(err, in.Name, line), err)
+		res.reject(0, RejectDecode, line, hideContent(in.Name, reasonOf(err, in.Name, line)), err)
 		return res
 	}
 	if strings.TrimSpace(strings.TrimPrefix(text, "\uFEFF")) == "" {
@@ -329,6 +375,10 @@ func processFile(in Input, opts *Options) (res *fileResult) {
 		if rec == nil {
 			continue
 		}
+		var partial *kifu.ReplayError
+		if opts.Partial && rec.ReplayErr != nil && len(rec.Main.Moves) > 0 {
+			partial = cutAtIllegal(rec)
+		}
 		switch {
 		case rec.ReplayErr != nil:
 			re := rec.ReplayErr
@@ -337,6 +387,9 @@ func processFile(in Input, opts *Options) (res *fileResult) {
 			res.reject(i, RejectNoMoves, 0, "no game: no move found (a start position at most)", nil)
 		default:
 			g, err := newGame(res, i, rec)
+			if g != nil {
+				g.Partial = partial
+			}
 			if err != nil {
 				line := errLine(err)
 				res.reject(i, RejectParse, line, reasonOf(err, in.Name, line), err)
@@ -369,9 +422,59 @@ func processFile(in Input, opts *Options) (res *fileResult) {
 		// A syntax error: the records before it were read, the rest of
 		// the file is one rejected record.
 		line := errLine(err)
-		res.reject(len(recs), RejectParse, line, reasonOf(err, in.Name, line), err)
+		reason := reasonOf(err, in.Name, line)
+		if len(recs) == 0 {
+			reason = hideContent(in.Name, reason)
+		}
+		res.reject(len(recs), RejectParse, line, reason, err)
 	}
 	return res
+}
+
+// hideContent returns the reason a file could not be read at all, or,
+// for a file without a record extension (read with AllFiles, or named
+// explicitly), a reason that shows nothing of its content: such a file
+// may be anything (a key, a password file behind a link), and the
+// reasons of the readers quote what they found.
+func hideContent(name, reason string) string {
+	if RecordExts[strings.ToLower(path.Ext(name))] {
+		return reason
+	}
+	const unknown = "unknown record format"
+	const jkf = "JKF is not a supported format"
+	if strings.Contains(reason, jkf) {
+		return "a JKF (JSON kifu) record: " + jkf + " (the content of a file without a record extension is not shown)"
+	}
+	if strings.Contains(reason, unknown) {
+		return unknown + " (the content of a file without a record extension is not shown)"
+	}
+	return "not a record in a known format (the content of a file without a record extension is not shown)"
+}
+
+// cutAtIllegal makes the legal prefix of a record whose main line stops
+// at a move it cannot play the whole game, as convert --partial writes
+// it: the ending becomes kifu.EndIllegal, with the move that broke a rule
+// (whose player loses) or, for a move that could not be read, no result.
+// It returns the replay error, which the record no longer holds.
+func cutAtIllegal(rec *kifu.Record) *kifu.ReplayError {
+	re := rec.ReplayErr
+	end := kifu.Ending{Kind: kifu.EndIllegal, Word: re.Text}
+	if re.Kind != kifu.LegalMove {
+		end.Illegal = &kifu.IllegalMove{Move: re.Move, Text: re.Text, Kind: re.Kind}
+		if p, err := rec.StartPosition(); err == nil {
+			mover := p.SideToMove()
+			if len(rec.Main.Moves)%2 == 1 {
+				mover = mover.Opp()
+			}
+			end.Result = kifu.BlackWin
+			if mover == kifu.Black {
+				end.Result = kifu.WhiteWin
+			}
+		}
+	}
+	rec.Main.End = end
+	rec.ReplayErr = nil
+	return re
 }
 
 // process calls f on g, turning a panic into an error.

@@ -217,12 +217,12 @@ func TestBadInputs(t *testing.T) {
 	writeFile(t, in, "bad/declared-sjis-but-junk.kif", []byte("#KIF version=2.0 encoding=Shift_JIS\n手合割：平手\n\x80\x80\x80\xa0\xfd\xfe\xff\n"))
 	writeFile(t, in, "bad/empty.kif", nil)
 	writeFile(t, in, "bad/blank.csa", []byte("\r\n \n\t\n"))
-	// 50 MB of garbage.
-	big := make([]byte, 50<<20)
+	// 12 MB of garbage (under the 16 MB file limit).
+	big := make([]byte, 12<<20)
 	for i := range big {
 		big[i] = byte(uint32(i) * 2654435761 >> 24)
 	}
-	writeFile(t, in, "bad/garbage-50mb.kif", big)
+	writeFile(t, in, "bad/garbage-12mb.kif", big)
 	// 8 MB of text garbage (printable, with line ends): the KIF reader
 	// skips lines it does not know, and finds no move.
 	big = big[:8<<20]
@@ -271,7 +271,7 @@ func TestBadInputs(t *testing.T) {
 		{"bad/declared-sjis-but-junk.kif", RejectDecode, true, "neither UTF-8, Shift_JIS"},
 		{"bad/empty.kif", RejectEmpty, false, "empty file"},
 		{"bad/blank.csa", RejectEmpty, false, "empty file"},
-		{"bad/garbage-50mb.kif", RejectDecode, true, "binary"},
+		{"bad/garbage-12mb.kif", RejectDecode, true, "binary"},
 		{"bad/garbage-8mb-text.kif", RejectParse, true, "no move read, and this line is not KIF"},
 		{"bad/illegal-middle.kif", RejectReplay, true, "ply 9"},
 		{"bad/second-game-broken.csa", RejectParse, true, "XX"},

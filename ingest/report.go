@@ -6,8 +6,11 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MaxReportRejects and MaxReportWarnings bound the rejects and warnings
@@ -30,7 +33,11 @@ type Report struct {
 	// earlier run (Game.Known).
 	Accepted      int `json:"accepted"`
 	AlreadyStored int `json:"already_stored"`
-	Duplicates    int `json:"duplicates"`
+	// AcceptedPartial counts the accepted games cut short at an illegal
+	// move and kept (Options.Partial); each is also a warning naming the
+	// file and line of the move.
+	AcceptedPartial int `json:"accepted_partial"`
+	Duplicates      int `json:"duplicates"`
 	// Filtered counts filtered games by reason (FilterHandicap, ...).
 	Filtered map[string]int `json:"filtered"`
 	Rejected int            `json:"rejected"`
@@ -44,15 +51,34 @@ type Report struct {
 	WarningList []*Warning `json:"warning_list"`
 	// Formats and Encodings count input files by the format and encoding
 	// they were read as ("unknown" when not reached).
-	Formats   map[string]int `json:"formats"`
-	Encodings map[string]int `json:"encodings"`
-	Workers   int            `json:"workers"`
-	Elapsed   time.Duration  `json:"-"`
+	// Skipped counts the files found and not read (not records, links
+	// and pipes inside folders, archives with no record file) by reason
+	// (Skip*); they are not records. SkippedList names the first
+	// MaxReportWarnings of them, except files skipped for their
+	// extension. LookedFor says what the walk read in folders and
+	// archives.
+	Skipped     int            `json:"skipped"`
+	SkippedBy   map[string]int `json:"skipped_by_reason"`
+	SkippedList []*Warning     `json:"skipped_list"`
+	LookedFor   string         `json:"looked_for"`
+	Formats     map[string]int `json:"formats"`
+	Encodings   map[string]int `json:"encodings"`
+	Workers     int            `json:"workers"`
+	Elapsed     time.Duration  `json:"-"`
 }
 
 func newReport() *Report {
 	return &Report{Filtered: map[string]int{}, RejectedBy: map[RejectKind]int{},
-		Formats: map[string]int{}, Encodings: map[string]int{}, Rejects: []*Reject{}, WarningList: []*Warning{}}
+		Formats: map[string]int{}, Encodings: map[string]int{}, Rejects: []*Reject{}, WarningList: []*Warning{},
+		SkippedBy: map[string]int{}, SkippedList: []*Warning{}}
+}
+
+func (r *Report) addSkip(name, reason string) {
+	r.Skipped++
+	r.SkippedBy[reason]++
+	if reason != SkipNotRecord && len(r.SkippedList) < MaxReportWarnings {
+		r.SkippedList = append(r.SkippedList, &Warning{Source: name, Reason: reason})
+	}
 }
 
 func (r *Report) addReject(rj *Reject) {
@@ -135,6 +161,9 @@ func (r *Report) WriteText(out io.Writer) error {
 		known = fmt.Sprintf(" %d of them already in the database", r.AlreadyStored)
 	}
 	row("accepted", r.Accepted, known)
+	if r.AcceptedPartial > 0 {
+		row("  partial", r.AcceptedPartial, " cut at an illegal move, legal moves kept (--partial)")
+	}
 	row("duplicates", r.Duplicates, "")
 	row("filtered", r.FilteredTotal(), "")
 	for _, k := range slices.Sorted(maps.Keys(r.Filtered)) {
@@ -145,6 +174,10 @@ func (r *Report) WriteText(out io.Writer) error {
 		row("  "+string(k), r.RejectedBy[k], "")
 	}
 	row("warnings", r.Warnings, "")
+	row("skipped", r.Skipped, " files found and not read")
+	for _, k := range slices.Sorted(maps.Keys(r.SkippedBy)) {
+		row("  "+k, r.SkippedBy[k], "")
+	}
 	check := "ok"
 	if err := r.Check(); err != nil {
 		check = err.Error()
@@ -153,6 +186,9 @@ func (r *Report) WriteText(out io.Writer) error {
 		r.Accepted, r.Duplicates, r.FilteredTotal(), r.Rejected, r.Records, check)
 	fmt.Fprintf(w, "formats: %s\n", countList(r.Formats))
 	fmt.Fprintf(w, "encodings: %s\n", countList(r.Encodings))
+	if r.LookedFor != "" && (r.Skipped > 0 || r.Records == 0) {
+		fmt.Fprintf(w, "looked for: %s\n", r.LookedFor)
+	}
 	secs := r.Elapsed.Seconds()
 	if secs > 0 {
 		fmt.Fprintf(w, "elapsed: %.2fs with %d workers (%.0f records/s, %.1f MB/s)\n",
@@ -176,7 +212,57 @@ func (r *Report) WriteText(out io.Writer) error {
 			fmt.Fprintf(w, "  ... and %d more\n", n)
 		}
 	}
+	if len(r.SkippedList) > 0 {
+		fmt.Fprintln(w, "skipped:")
+		for _, sk := range r.SkippedList {
+			fmt.Fprintf(w, "  %s\n", sk)
+		}
+		if n := r.Skipped - r.SkippedBy[SkipNotRecord] - len(r.SkippedList); n > 0 {
+			fmt.Fprintf(w, "  ... and %d more\n", n)
+		}
+	}
 	return w.err
+}
+
+// quoteName returns a file name as it is, or quoted like strconv.Quote
+// when it holds a control or format character or bytes that are not
+// UTF-8: printed as it is, such a name could forge lines of the report
+// ("\nsum check: ... ok") or send escape sequences to the terminal.
+func quoteName(s string) string {
+	if strings.ContainsFunc(s, unsafeRune) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// escapeText returns s with every control or format character, and every
+// byte that is not UTF-8, written as a Go escape (\n, \x1b, \u202e).
+func escapeText(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[0])
+		case unsafeRune(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether r may not be printed raw to a terminal: a
+// control or format character, a line or paragraph separator, or the
+// replacement of a byte that is not UTF-8.
+func unsafeRune(r rune) bool {
+	return r == utf8.RuneError || unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // errWriter keeps the first write error and writes nothing after it.

@@ -19,7 +19,7 @@ type Game struct {
 	Format   kifu.Format
 	Encoding kifu.Encoding
 	// Record is the game as read and replayed: its main line holds only
-	// legal moves and Record.ReplayErr is nil.
+	// legal moves and Record.ReplayErr is nil (see Partial).
 	Record *kifu.Record
 	// Digest identifies the game: see GameDigest.
 	Digest string
@@ -40,6 +40,12 @@ type Game struct {
 	// them; Run counts Known games in Report.AlreadyStored.
 	ID    int64
 	Known bool
+
+	// Partial, with Options.Partial, is the illegal or unreadable move
+	// at which the source's main line stopped: Record holds the legal
+	// moves before it and its ending is EndIllegal. It is nil for a
+	// whole game.
+	Partial *kifu.ReplayError
 
 	// Processed is what Options.Process returned for the game (nil
 	// without Process).
@@ -67,7 +73,7 @@ type RejectKind string
 
 // Reject kinds.
 const (
-	RejectRead     RejectKind = "read"     // the input could not be read (I/O error, corrupt archive member, too large)
+	RejectRead     RejectKind = "read"     // the input could not be read (I/O error, corrupt archive member)
 	RejectEmpty    RejectKind = "empty"    // an empty file (no bytes, or only blank lines)
 	RejectDecode   RejectKind = "decode"   // bytes that are not text in a known encoding
 	RejectParse    RejectKind = "parse"    // text that is not a record in a known format
@@ -76,6 +82,7 @@ const (
 	RejectNoMoves  RejectKind = "no-moves" // a record with a start position and no move
 	RejectInternal RejectKind = "internal" // a bug in the reader (a panic, recovered)
 	RejectProcess  RejectKind = "process"  // Options.Process failed on the game (an error or a panic)
+	RejectLimit    RejectKind = "limit"    // the input exceeds a bound of Limits (size, line length, nesting, decompressed bytes)
 )
 
 // Reject is a record that could not be used, with where and why. A file
@@ -96,9 +103,10 @@ type Reject struct {
 	Err error `json:"-"`
 }
 
-// String returns "source:line: reason".
+// String returns "source:line: reason", the source quoted and the
+// reason escaped if they hold control characters (see Report.WriteText).
 func (r *Reject) String() string {
-	return fmt.Sprintf("%s: %s", fileLine(r.Source, r.Line), r.Reason)
+	return fmt.Sprintf("%s: %s", fileLine(r.Source, r.Line), escapeText(r.Reason))
 }
 
 // Warning is something odd in a record that was still used: an encoding
@@ -111,12 +119,16 @@ type Warning struct {
 	Reason string `json:"reason"`
 }
 
-// String returns "source:line: reason".
+// String returns "source:line: reason", the source quoted and the
+// reason escaped if they hold control characters.
 func (w *Warning) String() string {
-	return fmt.Sprintf("%s: %s", fileLine(w.Source, w.Line), w.Reason)
+	return fmt.Sprintf("%s: %s", fileLine(w.Source, w.Line), escapeText(w.Reason))
 }
 
+// fileLine returns "file:line", the name quoted if it holds control
+// characters (quoteName).
 func fileLine(file string, line int) string {
+	file = quoteName(file)
 	if line > 0 {
 		return fmt.Sprintf("%s:%d", file, line)
 	}

@@ -242,6 +242,7 @@ type runOptions struct {
 	Player              string   `json:"player,omitempty"`
 	Results             []string `json:"results,omitempty"`
 	AllFiles            bool     `json:"all_files,omitempty"`
+	Partial             bool     `json:"partial,omitempty"`
 	Arrow               bool     `json:"arrow"`
 	CategoryListVersion int      `json:"category_list_version"`
 	SchemaVersion       int      `json:"train_schema_version"`
@@ -257,7 +258,7 @@ func beginRun(ctx context.Context, tx *sql.Tx, now time.Time, paths []string, op
 	}
 	f := opts.Ingest.Filter
 	ro := runOptions{Handicap: f.Handicap.String(), MinPlies: f.MinPlies, Since: f.Since, Until: f.Until, Player: f.Player,
-		AllFiles: opts.Ingest.AllFiles, Arrow: opts.ArrowDir != "", CategoryListVersion: categorize.ListVersion, SchemaVersion: SchemaVersion}
+		AllFiles: opts.Ingest.AllFiles, Partial: opts.Ingest.Partial, Arrow: opts.ArrowDir != "", CategoryListVersion: categorize.ListVersion, SchemaVersion: SchemaVersion}
 	for _, r := range f.Results {
 		ro.Results = append(ro.Results, r.String())
 	}

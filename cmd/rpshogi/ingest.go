@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +28,13 @@ type recordFlags struct {
 	Player   string
 	Results  string
 	AllFiles bool
+	Partial  bool
+	// Limits, as given (sizes like 16MiB, 16M, 65536; "" and 0 for the
+	// defaults of ingest.Limits).
+	MaxFileSize string
+	MaxLine     string
+	MaxTotal    string
+	MaxDepth    int
 }
 
 // register adds the flags to fs.
@@ -38,22 +47,76 @@ func (f *recordFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Player, "player", "", "keep games in which either player's name contains NAME (ignoring case and width)")
 	fs.StringVar(&f.Results, "result", "", "keep games that ended in one of these ways, comma-separated: resign, mate, repetition, jishogi, time-up, illegal, declare-win, interrupt, none, ...")
 	fs.BoolVar(&f.AllFiles, "all-files", false, "read every file in folders and archives, not only .kif .kifu .ki2 .ki2u .csa .sfen .usi")
+	fs.BoolVar(&f.Partial, "partial", false, "keep the legal moves of a game cut short by an illegal move (its ending recorded as illegal) instead of rejecting it")
+	fs.StringVar(&f.MaxFileSize, "max-file-size", "", "reject a file or archive member larger than SIZE (default 16MiB)")
+	fs.StringVar(&f.MaxLine, "max-line", "", "reject a record file with a line longer than SIZE (default 64KiB)")
+	fs.StringVar(&f.MaxTotal, "max-total", "", "stop reading an archive (nested ones included) past SIZE decompressed (default 4GiB)")
+	fs.IntVar(&f.MaxDepth, "max-depth", 0, "do not open archives nested more than N deep; an archive in an archive is 2 (default 8)")
+}
+
+// parseSize reads a size in bytes: a number with an optional unit k, M,
+// G (or KiB, MiB, GiB; powers of 1024), case-insensitive; "" is 0 (the
+// default).
+func parseSize(flag, s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	t := strings.ToLower(strings.TrimSpace(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "b"), "i")
+	mult := int64(1)
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'k':
+			mult = 1 << 10
+		case 'm':
+			mult = 1 << 20
+		case 'g':
+			mult = 1 << 30
+		}
+		if mult > 1 {
+			t = t[:n-1]
+		}
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(t), 10, 64)
+	if err != nil || v <= 0 || v > math.MaxInt64/mult {
+		return 0, usageErrorf("--%s: want a size like 64MiB, 512k or 65536, got %q", flag, s)
+	}
+	return v * mult, nil
 }
 
 // options checks the flags and returns the ingest options they give; a
 // bad value is a usage error.
 func (f *recordFlags) options() (ingest.Options, error) {
-	opts := ingest.Options{Workers: f.Workers, AllFiles: f.AllFiles}
+	opts := ingest.Options{Workers: f.Workers, AllFiles: f.AllFiles, Partial: f.Partial}
 	if f.Workers < 0 {
 		return opts, usageErrorf("--workers must be 0 or more")
 	}
+	var err error
+	lim := &opts.Limits
+	if lim.MaxFileBytes, err = parseSize("max-file-size", f.MaxFileSize); err != nil {
+		return opts, err
+	}
+	line, err := parseSize("max-line", f.MaxLine)
+	if err != nil {
+		return opts, err
+	}
+	if line > math.MaxInt32 {
+		return opts, usageErrorf("--max-line %s is more than 2GiB", f.MaxLine)
+	}
+	lim.MaxLineBytes = int(line)
+	if lim.MaxTotalBytes, err = parseSize("max-total", f.MaxTotal); err != nil {
+		return opts, err
+	}
+	if f.MaxDepth < 0 {
+		return opts, usageErrorf("--max-depth must be 1 or more")
+	}
+	lim.MaxDepth = f.MaxDepth
 	if f.MinPlies < 0 {
 		return opts, usageErrorf("--min-plies must be 0 or more")
 	}
 	flt := &opts.Filter
 	flt.MinPlies = f.MinPlies
 	flt.Player = f.Player
-	var err error
 	if flt.Handicap, err = ingest.ParseHandicapMode(f.Handicap); err != nil {
 		return opts, usageErrorf("--handicap: want include, exclude or only, got %q", f.Handicap)
 	}
@@ -100,13 +163,30 @@ database FILE (tables games, duplicates, rejects, meta).
 
 Every record is accounted for: accepted, duplicate, filtered or rejected,
 and each rejected one is listed with its file, line and reason. A game
-whose moves stop at an illegal move is rejected, never shortened. The run
-is one transaction: if it fails or is interrupted (Ctrl-C), the database
-is left as it was. Ingesting the same records again adds nothing.
+whose moves stop at an illegal move is rejected, never shortened silently;
+with --partial its legal moves are kept, its ending recorded as illegal,
+and the report counts it as accepted-partial with the file and line of the
+move. The run is one transaction: if it fails or is interrupted (Ctrl-C),
+the database is left as it was. Ingesting the same records again adds
+nothing.
+
+In folders (and glob matches, and archives) only record files and
+archives are read; other files, symbolic links inside a folder (never
+followed) and named pipes (never opened) are skipped and counted by
+reason. A path that gives no record file to read (an empty folder, a
+folder or pattern of other files) stops the run before anything is read,
+as a pattern that matches nothing does, saying what was looked for; so
+does a run whose only inputs are archives without a record file.
+
+Hostile or broken inputs are bounded: a file or archive member larger
+than --max-file-size, a record file with a line longer than --max-line,
+an archive nested deeper than --max-depth, and the rest of an archive
+past --max-total decompressed bytes are rejected with the bound and the
+member's path inside the archive chain.
 
 The exit status is 0 when the run completed, even if files were rejected,
-1 when it could not run, 2 for a bad command line and 130 when
-interrupted.`,
+1 when it could not run (a path that gives no record file included), 2
+for a bad command line and 130 when interrupted.`,
 		Example: `  rpshogi ingest ~/kifu --db rp.sqlite
   rpshogi ingest games.zip 'more/*.kif' --db rp.sqlite --handicap include --min-plies 30
   rpshogi ingest ~/kifu --db rp.sqlite --since 2015 --player 羽生 --result resign,mate --json`,

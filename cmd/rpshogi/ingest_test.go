@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,6 +35,12 @@ func TestIngestFlags(t *testing.T) {
 					Player: "羽生", Results: "resign,mate", AllFiles: true}},
 			ingest.Options{Workers: 8, AllFiles: true, Filter: ingest.Filter{Handicap: ingest.HandicapInclude, MinPlies: 30,
 				Since: "2015-01-01", Until: "2016-02-29", Player: "羽生", Results: []kifu.EndKind{kifu.EndResign, kifu.EndMate}}}, ""},
+		{"partial and limits", []string{"a", "--db", "x", "--partial", "--max-file-size", "1M", "--max-line", "512k", "--max-total", "2GiB", "--max-depth", "3"},
+			ingestOptions{Paths: []string{"a"}, DB: "x", Flags: recordFlags{Handicap: "exclude", Partial: true, MaxFileSize: "1M", MaxLine: "512k", MaxTotal: "2GiB", MaxDepth: 3}},
+			ingest.Options{Partial: true, Limits: ingest.Limits{MaxFileBytes: 1 << 20, MaxLineBytes: 512 << 10, MaxTotalBytes: 2 << 30, MaxDepth: 3}}, ""},
+		{"bad size", []string{"a", "--db", "x", "--max-file-size", "big"}, ingestOptions{}, ingest.Options{}, "--max-file-size"},
+		{"zero size", []string{"a", "--db", "x", "--max-total", "0"}, ingestOptions{}, ingest.Options{}, "--max-total"},
+		{"bad depth", []string{"a", "--db", "x", "--max-depth", "-1"}, ingestOptions{}, ingest.Options{}, "--max-depth"},
 		{"only handicaps", []string{"a", "--db", "x", "--handicap", "only", "-q"},
 			ingestOptions{Paths: []string{"a"}, DB: "x", Quiet: true, Flags: recordFlags{Handicap: "only"}},
 			ingest.Options{Filter: ingest.Filter{Handicap: ingest.HandicapOnly}}, ""},
@@ -123,7 +131,8 @@ func TestIngestJSON(t *testing.T) {
 		t.Fatalf("%v:\n%s", err, out)
 	}
 	for _, key := range []string{"files", "bytes", "records", "accepted", "already_stored", "duplicates", "filtered", "filtered_total",
-		"rejected", "rejected_by_kind", "rejects", "warnings", "warning_list", "formats", "encodings", "workers", "elapsed_seconds", "sum_ok"} {
+		"rejected", "rejected_by_kind", "rejects", "warnings", "warning_list", "formats", "encodings", "workers", "elapsed_seconds", "sum_ok",
+		"accepted_partial", "skipped", "skipped_by_reason", "skipped_list", "looked_for"} {
 		if _, ok := got.Report[key]; !ok {
 			t.Errorf("the report has no %q", key)
 		}
@@ -160,6 +169,9 @@ func TestIngestCannotRun(t *testing.T) {
 	if err := os.WriteFile(notDB, []byte("手合割：平手\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -167,6 +179,7 @@ func TestIngestCannotRun(t *testing.T) {
 		want string
 	}{
 		{"missing path", []string{"ingest", testdata, filepath.Join(dir, "missing"), "--db", db}, exitError, "no such file"},
+		{"empty folder", []string{"ingest", testdata, filepath.Join(dir, "empty"), "--db", db}, exitError, "gives no record file to read: looked for .csa"},
 		{"db in a missing folder", []string{"ingest", testdata, "--db", filepath.Join(dir, "no", "rp.sqlite")}, exitError, "rp.sqlite"},
 		{"not a database", []string{"ingest", testdata, "--db", notDB}, exitError, "not a database"},
 		{"usage", []string{"ingest", testdata}, exitUsage, "--db"},
@@ -207,5 +220,29 @@ func TestIngestStdin(t *testing.T) {
 	code := execute(context.Background(), &iostreams{In: bytes.NewReader(b), Out: &out, ErrOut: &errOut}, []string{"ingest", "-", "--db", db, "--handicap", "include"})
 	if code != exitOK || !strings.Contains(out.String(), "1 games added") {
 		t.Errorf("exit %d: %s%s", code, out.String(), errOut.String())
+	}
+}
+
+// TestIngestTrainPartial: ingest and train reject a game cut short by an
+// illegal move by default; with --partial they keep its legal moves, and
+// the report counts it as accepted-partial with the file and line.
+func TestIngestTrainPartial(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(testdata, "kif", "illegal-stop.kif")
+	code, out, errOut := runCmd("ingest", rec, "--db", filepath.Join(dir, "strict.sqlite"))
+	row := func(label string, n int) *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^` + label + ` +` + strconv.Itoa(n) + `\b`)
+	}
+	if code != exitOK || !row("accepted", 0).MatchString(out) || !strings.Contains(out, "illegal-stop.kif:12: main line ply 9") {
+		t.Errorf("strict ingest: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCmd("ingest", rec, "--db", filepath.Join(dir, "partial.sqlite"), "--partial")
+	if code != exitOK || !row("accepted", 1).MatchString(out) || !row("  partial", 1).MatchString(out) ||
+		!strings.Contains(out, "illegal-stop.kif:12: accepted-partial: main line ply 9") {
+		t.Errorf("ingest --partial: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCmd("train", rec, "--db", filepath.Join(dir, "train.sqlite"), "--partial")
+	if code != exitOK || !row("games counted", 1).MatchString(out) {
+		t.Errorf("train --partial: exit %d\n%s%s", code, out, errOut)
 	}
 }
