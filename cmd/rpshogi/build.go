@@ -122,14 +122,22 @@ func moduleRoot() (string, error) {
 	}
 }
 
+// buildTools returns the go command and the root of the source tree that
+// buildEngine needs, or an error saying which is missing.
+func buildTools() (goBin, root string, err error) {
+	if goBin, err = exec.LookPath("go"); err != nil {
+		return "", "", errors.New("build-engine needs the Go toolchain (go) on PATH")
+	}
+	if root, err = moduleRoot(); err != nil {
+		return "", "", err
+	}
+	return goBin, root, nil
+}
+
 // buildEngine compiles cmd/rpshogi-engine into out, with table as
 // tables/probabilities_gen.go when it is not nil.
 func buildEngine(ctx context.Context, table []byte, out string) error {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		return errors.New("build-engine needs the Go toolchain (go) on PATH")
-	}
-	root, err := moduleRoot()
+	goBin, root, err := buildTools()
 	if err != nil {
 		return err
 	}
