@@ -111,13 +111,22 @@ func moduleRoot() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if root, ok := moduleRootAt(dir); ok {
+		return root, nil
+	}
+	return "", fmt.Errorf("build-engine compiles the engine from the rpshogi source tree, and there is none at or above %s: run it inside the repository", dir)
+}
+
+// moduleRootAt returns the root of the rpshogi source tree at or above
+// dir, if there is one.
+func moduleRootAt(dir string) (string, bool) {
 	for d := dir; ; d = filepath.Dir(d) {
 		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
 		if err == nil && strings.HasPrefix(string(b), "module github.com/rpshogi/rpshogi\n") {
-			return d, nil
+			return d, true
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("build-engine compiles the engine from the rpshogi source tree, and there is none at or above %s: run it inside the repository", dir)
+			return "", false
 		}
 	}
 }
