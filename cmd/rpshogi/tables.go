@@ -139,21 +139,18 @@ func same(a, b string) bool {
 // tableFromDB generates the table source from a training database.
 func tableFromDB(ctx context.Context, path string) ([]byte, tables.Provenance, error) {
 	var prov tables.Provenance
-	if _, err := os.Stat(path); err != nil {
-		return nil, prov, fmt.Errorf("tables: %w", err)
-	}
-	db, err := train.OpenReadOnly(path)
+	db, err := openReadOnly("tables", path)
 	if err != nil {
 		return nil, prov, err
 	}
 	defer db.Close()
 	t, err := train.ReadTally(ctx, db)
 	if err != nil {
-		return nil, prov, err
+		return nil, prov, asStep("tables", err)
 	}
 	digest, err := train.CorpusDigest(ctx, db)
 	if err != nil {
-		return nil, prov, err
+		return nil, prov, asStep("tables", err)
 	}
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&prov.Games); err != nil {
 		return nil, prov, fmt.Errorf("tables: counting games: %w", err)
