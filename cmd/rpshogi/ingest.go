@@ -147,7 +147,7 @@ type ingestJSON struct {
 
 func runIngest(ctx context.Context, opts *ingestOptions) error {
 	iopts := opts.Ingest
-	iopts.Stdin = opts.IO.In
+	iopts.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet && isTerminal(opts.IO.ErrOut) {
 		bar = newIngestBar(opts.IO.ErrOut)
@@ -175,7 +175,7 @@ func runIngest(ctx context.Context, opts *ingestOptions) error {
 		bar.Finish()
 	}
 	if err != nil {
-		return err
+		return interrupted(ctx, err, "nothing was written: the run was rolled back, and "+opts.DB+" is as it was before")
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)

@@ -153,23 +153,24 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 			bar.Set64(p.Bytes)
 		}
 	}
+	topts.Ingest.Stdin = cancelableReader(ctx, opts.IO.In)
 	res, err := train.Train(ctx, dbPath, paths, topts)
 	if bar != nil {
 		bar.Finish()
 	}
 	if err != nil {
-		return err
+		return interrupted(ctx, err, "in step 1: nothing was written: the run was rolled back, and "+dbPath+" is as it was before")
 	}
 
 	// 2. tables
 	stage(2, "write the probability table")
 	table, prov, err := tableFromDB(ctx, dbPath)
 	if err != nil {
-		return err
+		return interrupted(ctx, err, "in step 2: "+dbPath+" holds this run's games; the table was not written (run the pipeline again to finish)")
 	}
 	tablePath := filepath.Join(opts.Out, pipelineTable)
 	if err := writeFileAtomic(tablePath, table); err != nil {
-		return err
+		return fmt.Errorf("pipeline: %w", err)
 	}
 
 	w := opts.IO.Out
@@ -207,7 +208,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 		spin.Finish()
 	}
 	if err != nil {
-		return err
+		return interrupted(ctx, err, "in step 3: "+dbPath+" and "+tablePath+" are written; the engine was not built (run the pipeline again to finish)")
 	}
 
 	writePipelineSummary(w, opts, source, start, res, dbPath, topts.ArrowDir, tablePath, prov)

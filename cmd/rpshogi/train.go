@@ -112,7 +112,7 @@ type trainJSON struct {
 
 func runTrain(ctx context.Context, opts *trainOptions) error {
 	topts := train.Options{Ingest: opts.Ingest, ArrowDir: opts.Arrow}
-	topts.Ingest.Stdin = opts.IO.In
+	topts.Ingest.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet && isTerminal(opts.IO.ErrOut) {
 		bar = newIngestBar(opts.IO.ErrOut)
@@ -127,7 +127,11 @@ func runTrain(ctx context.Context, opts *trainOptions) error {
 		bar.Finish()
 	}
 	if err != nil {
-		return err
+		kept := "nothing was written: the run was rolled back, and " + opts.DB + " is as it was before"
+		if opts.Arrow != "" {
+			kept += " (the Arrow files in " + opts.Arrow + " too)"
+		}
+		return interrupted(ctx, err, kept)
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)
