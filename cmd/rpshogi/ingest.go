@@ -146,6 +146,9 @@ type ingestJSON struct {
 }
 
 func runIngest(ctx context.Context, opts *ingestOptions) error {
+	if err := checkWritable("ingest", opts.DB); err != nil {
+		return err
+	}
 	iopts := opts.Ingest
 	iopts.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar

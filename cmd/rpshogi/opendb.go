@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -116,4 +117,44 @@ func asStep(step string, err error) error {
 		return &stepError{msg, err}
 	}
 	return &stepError{step + ": " + msg, err}
+}
+
+// checkWritable checks, before a command writes the database at path,
+// that it can: the file, if it exists, is a file the user can write, and
+// its folder exists and is writable (SQLite writes its journal beside
+// the database). It names the real cause, where SQLite would report a
+// folder the user cannot write as "no such file or directory". It
+// probes the folder by creating and removing a temporary file.
+func checkWritable(step, path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		return fmt.Errorf("%s: %s is a folder, not a database", step, path)
+	case err == nil:
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			return fmt.Errorf("%s: cannot write the database: %w", step, err)
+		}
+		f.Close()
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: %w", step, err)
+	}
+	if di, err := os.Stat(dir); err != nil || !di.IsDir() {
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: cannot create %s: the folder %s does not exist", step, path, dir)
+		}
+		return fmt.Errorf("%s: %w", step, err)
+	}
+	probe, err := os.CreateTemp(dir, ".rpshogi-write-check-*")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("%s: cannot write %s: the folder %s is not writable (%v), and SQLite writes its journal beside the database", step, path, dir, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
 }

@@ -143,6 +143,9 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	// 1. ingest + train
 	stage(1, "ingest and train on "+source)
 	dbPath := filepath.Join(opts.Out, pipelineDB)
+	if err := checkWritable("pipeline", dbPath); err != nil {
+		return err
+	}
 	topts := train.Options{Ingest: iopts, ArrowDir: filepath.Join(opts.Out, pipelineArrow)}
 	var bar *progressbar.ProgressBar
 	if bars {
@@ -159,7 +162,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 		bar.Finish()
 	}
 	if err != nil {
-		return interrupted(ctx, err, "in step 1: nothing was written: the run was rolled back, and "+dbPath+" is as it was before")
+		return interrupted(ctx, asStep("pipeline", err), "in step 1: nothing was written: the run was rolled back, and "+dbPath+" is as it was before")
 	}
 
 	// 2. tables

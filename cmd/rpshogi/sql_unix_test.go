@@ -168,3 +168,47 @@ func TestSQLUnwritableFolder(t *testing.T) {
 		t.Errorf("a WAL database with pending changes: exit %d: %s", code, errOut)
 	}
 }
+
+// TestWritersNameTheRealCause runs train and ingest into databases the
+// user cannot write: the error says so (SQLite says "no such file or
+// directory" for a folder it cannot write), with the command's name.
+func TestWritersNameTheRealCause(t *testing.T) {
+	dir := sharedDir(t)
+	ro := filepath.Join(dir, "ro")
+	if err := os.Mkdir(ro, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(ro, "rp.sqlite")
+	b, err := os.ReadFile(trainedDB(t, t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(db, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(ro, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	records, err := filepath.Abs(filepath.Join(testdata, "csa"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", records, "--db", filepath.Join(ro, "new.sqlite")}, "train: cannot write " + filepath.Join(ro, "new.sqlite") + ": the folder " + ro + " is not writable (permission denied)"},
+		{[]string{"ingest", records, "--db", filepath.Join(ro, "new.sqlite")}, "ingest: cannot write " + filepath.Join(ro, "new.sqlite") + ": the folder " + ro + " is not writable (permission denied)"},
+		{[]string{"train", records, "--db", db}, "train: cannot write the database: open " + db + ": permission denied"},
+		{[]string{"train", records, "--db", filepath.Join(dir, "nofolder", "rp.sqlite")}, "train: cannot create " + filepath.Join(dir, "nofolder", "rp.sqlite") + ": the folder " + filepath.Join(dir, "nofolder") + " does not exist"},
+	}
+	for _, tt := range tests {
+		code, _, errOut := runAsOtherUser(t, append(tt.args, "-q")...)
+		if code != exitError || !strings.HasPrefix(errOut, "rpshogi: "+tt.want) {
+			t.Errorf("%v: exit %d, %q; want %q", tt.args, code, errOut, tt.want)
+		}
+	}
+	if after, _ := os.ReadFile(db); !bytes.Equal(b, after) {
+		t.Errorf("the database changed")
+	}
+}

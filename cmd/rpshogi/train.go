@@ -111,6 +111,9 @@ type trainJSON struct {
 }
 
 func runTrain(ctx context.Context, opts *trainOptions) error {
+	if err := checkWritable("train", opts.DB); err != nil {
+		return err
+	}
 	topts := train.Options{Ingest: opts.Ingest, ArrowDir: opts.Arrow}
 	topts.Ingest.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar
@@ -131,7 +134,7 @@ func runTrain(ctx context.Context, opts *trainOptions) error {
 		if opts.Arrow != "" {
 			kept += " (the Arrow files in " + opts.Arrow + " too)"
 		}
-		return interrupted(ctx, err, kept)
+		return interrupted(ctx, asStep("train", err), kept)
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)
