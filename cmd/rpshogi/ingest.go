@@ -149,6 +149,7 @@ func runIngest(ctx context.Context, opts *ingestOptions) error {
 	if err := checkWritable("ingest", opts.DB); err != nil {
 		return err
 	}
+	existed := exists(opts.DB)
 	iopts := opts.Ingest
 	iopts.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar
@@ -178,7 +179,7 @@ func runIngest(ctx context.Context, opts *ingestOptions) error {
 		bar.Finish()
 	}
 	if err != nil {
-		return interrupted(ctx, err, "nothing was written: the run was rolled back, and "+opts.DB+" is as it was before")
+		return interrupted(ctx, err, rolledBack(opts.DB, existed))
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)

@@ -146,6 +146,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	if err := checkWritable("pipeline", dbPath); err != nil {
 		return err
 	}
+	existed := exists(dbPath)
 	topts := train.Options{Ingest: iopts, ArrowDir: filepath.Join(opts.Out, pipelineArrow)}
 	var bar *progressbar.ProgressBar
 	if bars {
@@ -162,7 +163,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 		bar.Finish()
 	}
 	if err != nil {
-		return interrupted(ctx, asStep("pipeline", err), "in step 1: nothing was written: the run was rolled back, and "+dbPath+" is as it was before")
+		return interrupted(ctx, asStep("pipeline", err), "in step 1: "+rolledBack(dbPath, existed))
 	}
 
 	// 2. tables

@@ -197,3 +197,19 @@ func (c *ctxReader) pump() {
 		}
 	}
 }
+
+// rolledBack says what an interrupted run that writes the database path
+// in one transaction kept: nothing. existed tells whether path existed
+// before the run.
+func rolledBack(path string, existed bool) string {
+	if !existed {
+		return "nothing was written: the run was rolled back, and " + path + " was not created"
+	}
+	return "nothing was written: the run was rolled back, and " + path + " is as it was before"
+}
+
+// exists reports whether path exists.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

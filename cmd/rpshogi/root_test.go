@@ -21,8 +21,8 @@ func TestInterruptReadingStdin(t *testing.T) {
 		args func(db string) []string
 		want string
 	}{
-		{"train", func(db string) []string { return []string{"train", "-", "--db", db, "-q"} }, "interrupted: nothing was written"},
-		{"ingest", func(db string) []string { return []string{"ingest", "-", "--db", db, "-q"} }, "interrupted: nothing was written"},
+		{"train", func(db string) []string { return []string{"train", "-", "--db", db, "-q"} }, "interrupted: nothing was written: the run was rolled back, and "},
+		{"ingest", func(db string) []string { return []string{"ingest", "-", "--db", db, "-q"} }, "rp.sqlite was not created"},
 		{"evaluate", func(db string) []string { return []string{"evaluate", "-", "--db", db} }, "interrupted: evaluate writes nothing"},
 	}
 	for _, tt := range tests {

@@ -114,6 +114,7 @@ func runTrain(ctx context.Context, opts *trainOptions) error {
 	if err := checkWritable("train", opts.DB); err != nil {
 		return err
 	}
+	existed := exists(opts.DB)
 	topts := train.Options{Ingest: opts.Ingest, ArrowDir: opts.Arrow}
 	topts.Ingest.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar
@@ -130,7 +131,7 @@ func runTrain(ctx context.Context, opts *trainOptions) error {
 		bar.Finish()
 	}
 	if err != nil {
-		kept := "nothing was written: the run was rolled back, and " + opts.DB + " is as it was before"
+		kept := rolledBack(opts.DB, existed)
 		if opts.Arrow != "" {
 			kept += " (the Arrow files in " + opts.Arrow + " too)"
 		}
