@@ -7,9 +7,10 @@
 // (../shared/data/kifu beside the repository: kinds pro, computer,
 // amateur, pro-vs-computer, pro-vs-amateur, which include the bundled
 // self-play games). Regenerate it with go generate; a test of
-// cmd/rpshogi fails when it is out of date. "rpshogi tables --db FILE"
-// writes the table of any training database, and "rpshogi build-engine"
+// cmd/rpshogi fails when it is out of date. "rpshogi tables --db FILE -o
+// PATH" writes the table of any training database (it replaces this file
+// only with --update-committed), and "rpshogi build-engine"
 // compiles an engine with another table without touching this file.
 package tables
 
-//go:generate go run ../cmd/rpshogi tables --corpus ../../shared/data/kifu --out probabilities_gen.go
+//go:generate go run ../cmd/rpshogi tables --corpus ../../shared/data/kifu --out probabilities_gen.go --update-committed

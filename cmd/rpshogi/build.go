@@ -111,25 +111,42 @@ func moduleRoot() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if root, ok := moduleRootAt(dir); ok {
+		return root, nil
+	}
+	return "", fmt.Errorf("build-engine compiles the engine from the rpshogi source tree, and there is none at or above %s: run it inside the repository", dir)
+}
+
+// moduleRootAt returns the root of the rpshogi source tree at or above
+// dir, if there is one.
+func moduleRootAt(dir string) (string, bool) {
 	for d := dir; ; d = filepath.Dir(d) {
 		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
 		if err == nil && strings.HasPrefix(string(b), "module github.com/rpshogi/rpshogi\n") {
-			return d, nil
+			return d, true
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("build-engine compiles the engine from the rpshogi source tree, and there is none at or above %s: run it inside the repository", dir)
+			return "", false
 		}
 	}
+}
+
+// buildTools returns the go command and the root of the source tree that
+// buildEngine needs, or an error saying which is missing.
+func buildTools() (goBin, root string, err error) {
+	if goBin, err = exec.LookPath("go"); err != nil {
+		return "", "", errors.New("build-engine needs the Go toolchain (go) on PATH")
+	}
+	if root, err = moduleRoot(); err != nil {
+		return "", "", err
+	}
+	return goBin, root, nil
 }
 
 // buildEngine compiles cmd/rpshogi-engine into out, with table as
 // tables/probabilities_gen.go when it is not nil.
 func buildEngine(ctx context.Context, table []byte, out string) error {
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		return errors.New("build-engine needs the Go toolchain (go) on PATH")
-	}
-	root, err := moduleRoot()
+	goBin, root, err := buildTools()
 	if err != nil {
 		return err
 	}

@@ -434,7 +434,7 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 		}}
 		rep, err := ingest.Run(ctx, iopts, opts.Paths, sink)
 		if err != nil {
-			return err
+			return asStep("cra", err)
 		}
 		if err := rep.Check(); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
@@ -84,14 +85,14 @@ type evaluateJSON struct {
 }
 
 func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
-	db, err := train.OpenReadOnly(opts.DB)
+	db, err := openReadOnly("evaluate", opts.DB)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	tally, err := train.ReadTally(ctx, db)
 	if err != nil {
-		return err
+		return asStep("evaluate", err)
 	}
 	var trainedGames int64
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&trainedGames); err != nil {
@@ -100,14 +101,17 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	var ev *train.Evaluation
 	if len(opts.Paths) > 0 {
 		eopts := train.EvalOptions{Ingest: opts.Ingest}
-		eopts.Ingest.Stdin = opts.IO.In
+		eopts.Ingest.Stdin = cancelableReader(ctx, opts.IO.In)
 		if !opts.IncludeTrained {
 			if eopts.Exclude, err = train.ExcludeKnown(ctx, db); err != nil {
-				return err
+				return asStep("evaluate", err)
 			}
 		}
 		if ev, err = train.Evaluate(ctx, tally, opts.Paths, eopts); err != nil {
-			return err
+			return interrupted(ctx, asStep("evaluate", err), "evaluate writes nothing")
+		}
+		if ev.Positions == 0 {
+			return noHeldOutError(ev)
 		}
 	}
 	if opts.JSON {
@@ -144,4 +148,28 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 		return train.WritePaperComparison(w, tally)
 	}
 	return nil
+}
+
+// noHeldOutError says why an evaluation scored no position.
+func noHeldOutError(ev *train.Evaluation) error {
+	var why []string
+	if r := ev.Report; r != nil {
+		why = append(why, fmt.Sprintf("%d records read", r.Records))
+		if r.Rejected > 0 {
+			why = append(why, fmt.Sprintf("%d rejected", r.Rejected))
+		}
+		if r.Duplicates > 0 {
+			why = append(why, fmt.Sprintf("%d duplicates", r.Duplicates))
+		}
+		if f := r.FilteredTotal(); f > 0 {
+			why = append(why, fmt.Sprintf("%d filtered out", f))
+		}
+	}
+	if ev.Excluded > 0 {
+		why = append(why, fmt.Sprintf("%d games left out as trained on (the database counted them; --include-trained scores them anyway)", ev.Excluded))
+	}
+	if ev.Games > 0 {
+		why = append(why, fmt.Sprintf("%d held-out games without a move", ev.Games))
+	}
+	return fmt.Errorf("evaluate: no held-out position was scored, so there is no metric to print: %s", strings.Join(why, ", "))
 }

@@ -226,8 +226,12 @@ type ingestJSON struct {
 }
 
 func runIngest(ctx context.Context, opts *ingestOptions) error {
+	if err := checkWritable("ingest", opts.DB); err != nil {
+		return err
+	}
+	existed := exists(opts.DB)
 	iopts := opts.Ingest
-	iopts.Stdin = opts.IO.In
+	iopts.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet && isTerminal(opts.IO.ErrOut) {
 		bar = newIngestBar(opts.IO.ErrOut)
@@ -255,7 +259,7 @@ func runIngest(ctx context.Context, opts *ingestOptions) error {
 		bar.Finish()
 	}
 	if err != nil {
-		return err
+		return interrupted(ctx, err, rolledBack(opts.DB, existed))
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)

@@ -2,25 +2,33 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/data"
+	"github.com/rpshogi/rpshogi/tables"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
 type pipelineOptions struct {
-	IO    *iostreams
-	Paths []string
-	Out   string
-	Quiet bool
-	Flags recordFlags
+	IO       *iostreams
+	Paths    []string
+	Out      string
+	Quiet    bool
+	NoEngine bool
+	Add      bool
+	Flags    recordFlags
 }
 
 // Files the pipeline leaves in its output folder.
@@ -30,7 +38,26 @@ const (
 	pipelineTable  = "probabilities_gen.go"
 	pipelineEngine = "rpshogi-engine"
 	pipelineData   = "data"
+	pipelineSource = "pipeline.json"
+	pipelineGoMod  = "go.mod"
 )
+
+// Source kinds of a pipeline run, recorded in DIR/pipeline.json.
+const (
+	sourceBundled = "bundled" // no PATH: the bundled self-play games
+	sourceRecords = "records" // the user's PATHs
+)
+
+// pipelineGoModText is the go.mod the pipeline writes in its folder: a
+// folder with its own go.mod is a module of its own, which the go command
+// leaves out of "./..." in the module around it, so that the generated
+// probabilities_gen.go (package tables) is never compiled as a package of
+// the repository (go build, vet and test ./... keep working).
+const pipelineGoModText = `// Written by "rpshogi pipeline". This folder holds generated files, not a
+// package to build: as a module of its own, it is left out of "go build
+// ./...", "go vet ./..." and "go test ./..." of the module around it.
+module rpshogi-out
+`
 
 func newPipelineCmd(ios *iostreams, runF func(context.Context, *pipelineOptions) error) *cobra.Command {
 	opts := &pipelineOptions{IO: ios}
@@ -44,11 +71,20 @@ archives; the bundled self-play collection when no PATH is given):
      DIR/rpshogi.sqlite, and DIR/arrow/{positions,counts}.arrow;
   2. tables: the probability table as Go source, DIR/probabilities_gen.go;
   3. build-engine: the USI engine compiled with that table,
-     DIR/rpshogi-engine (needs the Go toolchain and the source tree).
+     DIR/rpshogi-engine (needs the Go toolchain and the source tree:
+     checked before step 1; --no-engine stops after step 2).
 
-Running it again on the same DIR adds only games it has not counted yet.`,
+Running it again on the same DIR adds only games it has not counted yet.
+DIR remembers what it was built from (DIR/pipeline.json): the bundled
+games (no PATH) or your records (PATHs). A run on the other kind is
+refused, so that your records are never mixed with the bundled games by
+accident: give another folder (-o DIR), or --add to add them anyway.
+DIR also gets a one-line go.mod, so that the Go tools of a module around
+it never compile the generated table.`,
 		Example: `  rpshogi pipeline
-  rpshogi pipeline ~/kifu games.zip -o out`,
+  rpshogi pipeline ~/kifu games.zip -o out
+  rpshogi pipeline more.zip -o out                 # adds the new games of more.zip
+  rpshogi pipeline ~/kifu -o out --no-engine       # database and table only`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
 			if _, err := opts.Flags.options(); err != nil {
@@ -62,13 +98,25 @@ Running it again on the same DIR adds only games it has not counted yet.`,
 	}
 	cmd.Flags().StringVarP(&opts.Out, "output", "o", "rpshogi-out", "folder for the database, Arrow files, table and engine")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the final summary")
+	cmd.Flags().BoolVar(&opts.NoEngine, "no-engine", false, "stop after the table: do not build the engine (no Go toolchain or source tree needed)")
+	cmd.Flags().BoolVar(&opts.Add, "add", false, "add to a folder built from the other kind of source (bundled games or your records)")
 	opts.Flags.register(cmd.Flags())
 	return cmd
 }
 
 func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	start := time.Now()
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+	// Step 3's preconditions are checked before any work is done.
+	if !opts.NoEngine {
+		if _, _, err := buildTools(); err != nil {
+			return fmt.Errorf("pipeline: step 3 (build the engine) cannot run: %v; or pass --no-engine to stop after the table", err)
+		}
+	}
+	kind := sourceRecords
+	if len(opts.Paths) == 0 {
+		kind = sourceBundled
+	}
+	if err := preparePipelineDir(opts.Out, kind, opts.Add); err != nil {
 		return err
 	}
 	paths := opts.Paths
@@ -95,6 +143,10 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	// 1. ingest + train
 	stage(1, "ingest and train on "+source)
 	dbPath := filepath.Join(opts.Out, pipelineDB)
+	if err := checkWritable("pipeline", dbPath); err != nil {
+		return err
+	}
+	existed := exists(dbPath)
 	topts := train.Options{Ingest: iopts, ArrowDir: filepath.Join(opts.Out, pipelineArrow)}
 	var bar *progressbar.ProgressBar
 	if bars {
@@ -105,23 +157,32 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 			bar.Set64(p.Bytes)
 		}
 	}
+	topts.Ingest.Stdin = cancelableReader(ctx, opts.IO.In)
 	res, err := train.Train(ctx, dbPath, paths, topts)
 	if bar != nil {
 		bar.Finish()
 	}
 	if err != nil {
-		return err
+		return interrupted(ctx, asStep("pipeline", err), "in step 1: "+rolledBack(dbPath, existed))
 	}
 
 	// 2. tables
 	stage(2, "write the probability table")
 	table, prov, err := tableFromDB(ctx, dbPath)
 	if err != nil {
-		return err
+		return interrupted(ctx, err, "in step 2: "+dbPath+" holds this run's games; the table was not written (run the pipeline again to finish)")
 	}
 	tablePath := filepath.Join(opts.Out, pipelineTable)
 	if err := writeFileAtomic(tablePath, table); err != nil {
-		return err
+		return fmt.Errorf("pipeline: %w", err)
+	}
+
+	w := opts.IO.Out
+	if opts.NoEngine {
+		writePipelineSummary(w, opts, source, start, res, dbPath, topts.ArrowDir, tablePath, prov)
+		fmt.Fprintln(w, "  engine   not built (--no-engine): rpshogi build-engine --table "+tablePath+" -o PATH builds it")
+		writeTopCategories(w, res.Total, 8)
+		return nil
 	}
 
 	// 3. build-engine
@@ -151,20 +212,85 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 		spin.Finish()
 	}
 	if err != nil {
-		return err
+		return interrupted(ctx, err, "in step 3: "+dbPath+" and "+tablePath+" are written; the engine was not built (run the pipeline again to finish)")
 	}
 
-	w := opts.IO.Out
+	writePipelineSummary(w, opts, source, start, res, dbPath, topts.ArrowDir, tablePath, prov)
+	fmt.Fprintf(w, "  engine   %s: start it from a USI GUI, or type usi, isready, position startpos, go byoyomi 1000\n", enginePath)
+	writeTopCategories(w, res.Total, 8)
+	return nil
+}
+
+func writePipelineSummary(w io.Writer, opts *pipelineOptions, source string, start time.Time, res *train.Result,
+	dbPath, arrowDir, tablePath string, prov tables.Provenance) {
 	rep := res.Report
 	fmt.Fprintf(w, "pipeline on %s, in %.1fs\n", source, time.Since(start).Seconds())
 	fmt.Fprintf(w, "  records  %d read: %d accepted, %d duplicates, %d filtered, %d rejected\n",
 		rep.Records, rep.Accepted, rep.Duplicates, rep.FilteredTotal(), rep.Rejected)
 	fmt.Fprintf(w, "  trained  %d games this run; database total %d games, %d positions (%d forced)\n",
 		res.Games, res.TotalGames, res.Total.Positions, res.Total.Forced)
-	fmt.Fprintf(w, "  database %s (arrow files in %s)\n", dbPath, topts.ArrowDir)
+	fmt.Fprintf(w, "  database %s (arrow files in %s)\n", dbPath, arrowDir)
 	fmt.Fprintf(w, "  table    %s (corpus %s)\n", tablePath, prov.Source)
-	fmt.Fprintf(w, "  engine   %s: start it from a USI GUI, or type usi, isready, position startpos, go byoyomi 1000\n", enginePath)
-	writeTopCategories(w, res.Total, 8)
+}
+
+// pipelineRecord is DIR/pipeline.json: what the folder was built from.
+type pipelineRecord struct {
+	// Sources are the kinds of source of the runs so far, sorted:
+	// "bundled" (the bundled self-play games) and "records" (PATHs).
+	Sources []string `json:"sources"`
+}
+
+// preparePipelineDir creates the output folder dir (with its go.mod) for
+// a run on a source of the given kind, and refuses, unless add, a folder
+// built from another kind. A folder from before pipeline.json existed is
+// taken as built from the bundled games when it holds the extracted data/
+// folder, and from records otherwise.
+func preparePipelineDir(dir, kind string, add bool) error {
+	recPath := filepath.Join(dir, pipelineSource)
+	var rec pipelineRecord
+	b, err := os.ReadFile(recPath)
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return fmt.Errorf("pipeline: %s: %v (remove it, or use another folder with -o DIR)", recPath, err)
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		if _, err := os.Stat(filepath.Join(dir, pipelineDB)); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, pipelineData)); err == nil {
+				rec.Sources = []string{sourceBundled}
+			} else {
+				rec.Sources = []string{sourceRecords}
+			}
+		}
+	default:
+		return fmt.Errorf("pipeline: %w", err)
+	}
+	if len(rec.Sources) > 0 && !slices.Contains(rec.Sources, kind) && !add {
+		if kind == sourceRecords {
+			return fmt.Errorf("pipeline: %s was built from the bundled self-play games; this run on your records would mix them into the same database and table: give another folder (-o DIR), or --add to add them anyway", dir)
+		}
+		return fmt.Errorf("pipeline: %s was built from your records (PATHs); a run with no PATH would add the bundled self-play games to them: give the PATHs, another folder (-o DIR), or --add to add the bundled games anyway", dir)
+	}
+	if gm, err := os.ReadFile(filepath.Join(dir, pipelineGoMod)); err == nil && string(gm) != pipelineGoModText {
+		return fmt.Errorf("pipeline: %s holds a go.mod of its own (it is a Go module): give another folder with -o DIR", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("pipeline: %w", err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, pipelineGoMod), []byte(pipelineGoModText)); err != nil {
+		return fmt.Errorf("pipeline: %w", err)
+	}
+	if !slices.Contains(rec.Sources, kind) {
+		rec.Sources = append(rec.Sources, kind)
+		slices.Sort(rec.Sources)
+	}
+	b, err = json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(recPath, append(b, '\n')); err != nil {
+		return fmt.Errorf("pipeline: %w", err)
+	}
 	return nil
 }
 

@@ -92,6 +92,10 @@ func execute(ctx context.Context, ios *iostreams, args []string) exitCode {
 	if err == nil {
 		return exitOK
 	}
+	var ie *interruptedError
+	if errors.Is(err, context.Canceled) && !errors.As(err, &ie) {
+		err = &interruptedError{kept: "stopped before the end", err: err}
+	}
 	fmt.Fprintln(ios.ErrOut, "rpshogi:", err)
 	var ue *usageError
 	switch {
@@ -102,4 +106,110 @@ func execute(ctx context.Context, ios *iostreams, args []string) exitCode {
 		return exitCanceled
 	}
 	return exitError
+}
+
+// interruptedError reports a command stopped by Ctrl-C (its context
+// cancelled), saying what was kept.
+type interruptedError struct {
+	kept string
+	err  error
+}
+
+func (e *interruptedError) Error() string { return "interrupted: " + e.kept }
+
+// Unwrap returns the error of the interrupted work; errors.Is(e,
+// context.Canceled) holds whatever it was.
+func (e *interruptedError) Unwrap() []error { return []error{e.err, context.Canceled} }
+
+// interrupted returns err, or, when ctx was cancelled (Ctrl-C), an error
+// that says so and what was kept.
+func interrupted(ctx context.Context, err error, kept string) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	return &interruptedError{kept: kept, err: err}
+}
+
+// cancelableReader returns a reader of r whose Read returns ctx.Err()
+// as soon as ctx is done, even while r blocks (a terminal waiting for a
+// line): the read itself goes on in a goroutine, which ends with r.
+func cancelableReader(ctx context.Context, r io.Reader) io.Reader {
+	if r == nil {
+		return nil
+	}
+	return &ctxReader{ctx: ctx, r: r}
+}
+
+type ctxReader struct {
+	ctx  context.Context
+	r    io.Reader
+	ch   chan readChunk
+	rest []byte
+	err  error
+}
+
+type readChunk struct {
+	b   []byte
+	err error
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if len(c.rest) > 0 {
+		n := copy(p, c.rest)
+		c.rest = c.rest[n:]
+		return n, nil
+	}
+	if c.err != nil {
+		return 0, c.err
+	}
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if c.ch == nil {
+		c.ch = make(chan readChunk)
+		go c.pump()
+	}
+	select {
+	case <-c.ctx.Done():
+		return 0, c.ctx.Err()
+	case k := <-c.ch:
+		n := copy(p, k.b)
+		c.rest, c.err = k.b[n:], k.err
+		if n == 0 && len(c.rest) == 0 {
+			return 0, c.err
+		}
+		return n, nil
+	}
+}
+
+// pump reads r into chunks for Read until an error, or ctx is done.
+func (c *ctxReader) pump() {
+	for {
+		b := make([]byte, 64<<10)
+		n, err := c.r.Read(b)
+		select {
+		case c.ch <- readChunk{b[:n], err}:
+		case <-c.ctx.Done():
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// rolledBack says what an interrupted run that writes the database path
+// in one transaction kept: nothing. existed tells whether path existed
+// before the run.
+func rolledBack(path string, existed bool) string {
+	if !existed {
+		return "nothing was written: the run was rolled back, and " + path + " was not created"
+	}
+	return "nothing was written: the run was rolled back, and " + path + " is as it was before"
+}
+
+// exists reports whether path exists.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

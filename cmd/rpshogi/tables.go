@@ -19,12 +19,15 @@ type tablesOptions struct {
 	DB     string
 	Corpus string
 	Out    string
+	// UpdateCommitted allows Out to be the committed table of the source
+	// tree (go generate ./tables).
+	UpdateCommitted bool
 }
 
 func newTablesCmd(ios *iostreams, runF func(context.Context, *tablesOptions) error) *cobra.Command {
 	opts := &tablesOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "tables (--db FILE | --corpus DIR) [--out PATH]",
+		Use:   "tables (--db FILE | --corpus DIR) [-o PATH]",
 		Short: "Write the Go source of the move-category probability table",
 		Long: `tables writes the probability table the engine is compiled with: one
 entry per category (name, n_p, n_c, smoothed P and cost = -100·log2 P),
@@ -37,16 +40,23 @@ of a corpus folder with a MANIFEST.tsv (the shared corpus: kinds pro,
 computer, amateur, pro-vs-computer and pro-vs-amateur, any start
 position): this is how the committed tables/probabilities_gen.go is made.
 
-The default output is tables/probabilities_gen.go under the current
-folder; "rpshogi build-engine" compiles an engine with another table
+The source goes to standard output, or with -o to the file PATH (its
+folder must exist; the file is replaced whole, never left half-written).
+The committed tables/probabilities_gen.go of the source tree is replaced
+only with --update-committed (go generate ./tables passes it);
+"rpshogi build-engine --table PATH" compiles an engine with another table
 without touching it.`,
-		Example: `  rpshogi tables --db rp.sqlite
-  rpshogi tables --db rp.sqlite --out /tmp/table.go
-  rpshogi tables --corpus ../shared/data/kifu`,
+		Example: `  rpshogi tables --db rp.sqlite -o /tmp/table.go
+  rpshogi tables --db rp.sqlite > table.go
+  rpshogi build-engine --table /tmp/table.go -o bin/rpshogi-engine
+  go generate ./tables     # tables --corpus ../../shared/data/kifu -o probabilities_gen.go --update-committed`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if (opts.DB == "") == (opts.Corpus == "") {
 				return usageErrorf("give exactly one of --db and --corpus")
+			}
+			if opts.UpdateCommitted && opts.Out == "" {
+				return usageErrorf("--update-committed goes with -o PATH")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -56,11 +66,17 @@ without touching it.`,
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "training database (rpshogi train)")
 	cmd.Flags().StringVar(&opts.Corpus, "corpus", "", "train on the real games of this corpus folder (with MANIFEST.tsv) first")
-	cmd.Flags().StringVar(&opts.Out, "out", filepath.Join("tables", "probabilities_gen.go"), "where to write the Go source")
+	cmd.Flags().StringVarP(&opts.Out, "out", "o", "", "write the Go source to this file (default: standard output)")
+	cmd.Flags().BoolVar(&opts.UpdateCommitted, "update-committed", false, "allow -o to replace the committed tables/probabilities_gen.go of the source tree")
 	return cmd
 }
 
 func runTables(ctx context.Context, opts *tablesOptions) error {
+	if opts.Out != "" {
+		if err := checkTableOut(opts.Out, opts.UpdateCommitted); err != nil {
+			return err
+		}
+	}
 	var src []byte
 	var prov tables.Provenance
 	var err error
@@ -72,32 +88,69 @@ func runTables(ctx context.Context, opts *tablesOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(opts.Out, src); err != nil {
+	if opts.Out == "" {
+		_, err := opts.IO.Out.Write(src)
 		return err
+	}
+	if err := writeFileAtomic(opts.Out, src); err != nil {
+		return fmt.Errorf("tables: %w", err)
 	}
 	fmt.Fprintf(opts.IO.Out, "wrote %s: %d categories from %d games, %d positions (corpus %s)\n",
 		opts.Out, categorize.Count(), prov.Games, prov.Positions, prov.Source)
 	return nil
 }
 
+// checkTableOut checks, before any work, that the table can be written
+// to out: its folder exists (no folder is created), it is not a folder,
+// and it is not the committed table of an rpshogi source tree unless
+// updateCommitted.
+func checkTableOut(out string, updateCommitted bool) error {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return fmt.Errorf("tables: %w", err)
+	}
+	dir := filepath.Dir(abs)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("tables: cannot write %s: the folder %s does not exist (tables creates no folder)", out, filepath.Dir(out))
+	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return fmt.Errorf("tables: %s is a folder: give the file to write", out)
+	}
+	if root, ok := moduleRootAt(dir); ok && !updateCommitted {
+		committed := filepath.Join(root, "tables", "probabilities_gen.go")
+		if same(abs, committed) {
+			return fmt.Errorf("tables: %s is the committed table of the source tree %s: pass --update-committed to replace it (go generate ./tables does), or write elsewhere", out, root)
+		}
+	}
+	return nil
+}
+
+// same reports whether the paths a and b name the same file (or would:
+// b's folder and base name are a's).
+func same(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, errA := os.Stat(filepath.Dir(a))
+	fb, errB := os.Stat(filepath.Dir(b))
+	return errA == nil && errB == nil && os.SameFile(fa, fb) && filepath.Base(a) == filepath.Base(b)
+}
+
 // tableFromDB generates the table source from a training database.
 func tableFromDB(ctx context.Context, path string) ([]byte, tables.Provenance, error) {
 	var prov tables.Provenance
-	if _, err := os.Stat(path); err != nil {
-		return nil, prov, fmt.Errorf("tables: %w", err)
-	}
-	db, err := train.OpenReadOnly(path)
+	db, err := openReadOnly("tables", path)
 	if err != nil {
 		return nil, prov, err
 	}
 	defer db.Close()
 	t, err := train.ReadTally(ctx, db)
 	if err != nil {
-		return nil, prov, err
+		return nil, prov, asStep("tables", err)
 	}
 	digest, err := train.CorpusDigest(ctx, db)
 	if err != nil {
-		return nil, prov, err
+		return nil, prov, asStep("tables", err)
 	}
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&prov.Games); err != nil {
 		return nil, prov, fmt.Errorf("tables: counting games: %w", err)
@@ -171,17 +224,13 @@ func manifestPaths(dir string, kinds map[string]bool) ([]string, error) {
 
 // writeFileAtomic writes data to a temporary file beside path and renames
 // it over path, so that path is never left half-written.
+// Its folder must exist.
 func writeFileAtomic(path string, data []byte) error {
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err == nil {
+	if _, err = f.Write(data); err == nil {
 		err = f.Chmod(0o644)
 	}
 	if err != nil {

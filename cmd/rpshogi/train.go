@@ -111,8 +111,12 @@ type trainJSON struct {
 }
 
 func runTrain(ctx context.Context, opts *trainOptions) error {
+	if err := checkWritable("train", opts.DB); err != nil {
+		return err
+	}
+	existed := exists(opts.DB)
 	topts := train.Options{Ingest: opts.Ingest, ArrowDir: opts.Arrow}
-	topts.Ingest.Stdin = opts.IO.In
+	topts.Ingest.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet && isTerminal(opts.IO.ErrOut) {
 		bar = newIngestBar(opts.IO.ErrOut)
@@ -127,7 +131,11 @@ func runTrain(ctx context.Context, opts *trainOptions) error {
 		bar.Finish()
 	}
 	if err != nil {
-		return err
+		kept := rolledBack(opts.DB, existed)
+		if opts.Arrow != "" {
+			kept += " (the Arrow files in " + opts.Arrow + " too)"
+		}
+		return interrupted(ctx, asStep("train", err), kept)
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)

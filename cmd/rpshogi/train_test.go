@@ -41,7 +41,11 @@ func TestTrainSQLEvaluateFlags(t *testing.T) {
 		{"train bad filter", func(got *[]any) *cobra.Command { return newTrainCmd(&iostreams{}, nil) }, []string{"a", "--db", "x", "--handicap", "no"}, nil, "--handicap"},
 		{"sql", func(got *[]any) *cobra.Command {
 			return newSQLCmd(&iostreams{}, func(_ context.Context, o *sqlOptions) error { o.IO = nil; *got = append(*got, *o); return nil })
-		}, []string{"--db", "x", "SELECT 1", "--csv"}, sqlOptions{DB: "x", Query: "SELECT 1", CSV: true}, ""},
+		}, []string{"--db", "x", "SELECT 1", "--csv"}, sqlOptions{DB: "x", Query: "SELECT 1", CSV: true, Limit: sqlDefaultLimit}, ""},
+		{"sql limit", func(got *[]any) *cobra.Command {
+			return newSQLCmd(&iostreams{}, func(_ context.Context, o *sqlOptions) error { o.IO = nil; *got = append(*got, *o); return nil })
+		}, []string{"--db", "x", "SELECT 1", "--limit", "0"}, sqlOptions{DB: "x", Query: "SELECT 1"}, ""},
+		{"sql negative limit", func(got *[]any) *cobra.Command { return newSQLCmd(&iostreams{}, nil) }, []string{"--db", "x", "SELECT 1", "--limit", "-1"}, nil, "--limit"},
 		{"sql two queries", func(got *[]any) *cobra.Command { return newSQLCmd(&iostreams{}, nil) }, []string{"--db", "x", "SELECT", "1"}, nil, "one QUERY"},
 		{"sql json and csv", func(got *[]any) *cobra.Command { return newSQLCmd(&iostreams{}, nil) }, []string{"--db", "x", "SELECT 1", "--csv", "--json"}, nil, "exclusive"},
 		{"evaluate", func(got *[]any) *cobra.Command {
@@ -166,9 +170,14 @@ func TestTrainSQLEvaluateRun(t *testing.T) {
 			}
 		}
 	}
-	code, out, _ = runCmd("evaluate", testdata, "--db", db, "--handicap", "include")
-	if code != exitOK || !strings.Contains(out, "evaluated on 0 games") || !strings.Contains(out, "left out as trained on") {
-		t.Errorf("evaluate on the training games: exit %d, %s", code, out)
+	// Every game is a training game: no held-out position, no metric (not
+	// a perfect-looking 0.0000 log-likelihood).
+	for _, args := range [][]string{nil, {"--json"}} {
+		code, out, errOut = runCmd(append([]string{"evaluate", testdata, "--db", db, "--handicap", "include"}, args...)...)
+		if code != exitError || out != "" || !strings.Contains(errOut, "evaluate: no held-out position was scored") ||
+			!strings.Contains(errOut, "left out as trained on") || !strings.Contains(errOut, "--include-trained") {
+			t.Errorf("evaluate %v on the training games: exit %d, %q, %s", args, code, out, errOut)
+		}
 	}
 	code, out, _ = runCmd("evaluate", "--db", db, "--paper")
 	if code != exitOK || !strings.Contains(out, "| recapture | + | 58%~89% |") || !strings.Contains(out, "| move King | + or 0 | 5% |") {

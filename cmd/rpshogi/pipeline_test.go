@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pipelineRecords returns the absolute path of a few test records.
+func pipelineRecords(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join(testdata, "csa"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// runPipelineCmd runs "rpshogi pipeline" with args in this process.
+func runPipelineCmd(args ...string) (exitCode, string, string) {
+	var stdout, stderr bytes.Buffer
+	ios := &iostreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}
+	code := execute(context.Background(), ios, append([]string{"pipeline"}, args...))
+	return code, stdout.String(), stderr.String()
+}
+
+// TestPipelineOutputInsideAModule runs the pipeline into a folder inside
+// a Go module, as the README's first command does inside the repository,
+// and checks that "go vet ./..." and "go build ./..." of that module
+// still pass: the generated table (package tables) must not be taken for
+// one of the module's packages.
+func TestPipelineOutputInsideAModule(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	mod := t.TempDir()
+	files := map[string]string{
+		"go.mod":  "module example.com/user\n\ngo 1.26\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(mod, "rpshogi-out")
+	if code, _, errOut := runPipelineCmd("--no-engine", "-q", "--handicap", "include", "-o", out, pipelineRecords(t)); code != exitOK {
+		t.Fatalf("pipeline: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(out, pipelineTable)); err != nil {
+		t.Fatalf("pipeline wrote no table: %v", err)
+	}
+	for _, args := range [][]string{{"vet", "./..."}, {"build", "./..."}} {
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = mod
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("go %s in the module around the pipeline's folder: %v\n%s", strings.Join(args, " "), err, b)
+		}
+	}
+}
+
+// TestPipelineSourceKinds checks that a folder built from the user's
+// records is not mixed with the bundled games (and the other way round)
+// unless --add.
+func TestPipelineSourceKinds(t *testing.T) {
+	records := pipelineRecords(t)
+	t.Run("records then bundled", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "out")
+		if code, _, errOut := runPipelineCmd("--no-engine", "-q", "-o", out, records); code != exitOK {
+			t.Fatalf("pipeline PATH: exit %d: %s", code, errOut)
+		}
+		code, _, errOut := runPipelineCmd("--no-engine", "-q", "-o", out)
+		if code != exitError || !strings.Contains(errOut, "built from your records") || !strings.Contains(errOut, "-o DIR") || !strings.Contains(errOut, "--add") {
+			t.Errorf("pipeline with no PATH into a folder of records: exit %d: %s", code, errOut)
+		}
+		if _, err := os.Stat(filepath.Join(out, pipelineData)); err == nil {
+			t.Errorf("the refused run extracted the bundled games")
+		}
+		// Records again: allowed (adds the new games).
+		if code, _, errOut := runPipelineCmd("--no-engine", "-q", "-o", out, records); code != exitOK {
+			t.Errorf("pipeline PATH again: exit %d: %s", code, errOut)
+		}
+	})
+	t.Run("bundled then records", func(t *testing.T) {
+		// A folder the bundled run left (data/ and the database), made
+		// cheaply: the kind is inferred from data/ when pipeline.json is
+		// missing, as for a folder of an earlier version.
+		out := filepath.Join(t.TempDir(), "out")
+		if code, _, errOut := runPipelineCmd("--no-engine", "-q", "-o", out, records); code != exitOK {
+			t.Fatalf("pipeline: exit %d: %s", code, errOut)
+		}
+		if err := os.Remove(filepath.Join(out, pipelineSource)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(filepath.Join(out, pipelineData), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.ReadFile(filepath.Join(out, pipelineDB))
+		code, _, errOut := runPipelineCmd("--no-engine", "-q", "-o", out, records)
+		if code != exitError || !strings.Contains(errOut, "built from the bundled self-play games") || !strings.Contains(errOut, "--add") {
+			t.Errorf("pipeline PATH into a folder of the bundled games: exit %d: %s", code, errOut)
+		}
+		if after, _ := os.ReadFile(filepath.Join(out, pipelineDB)); !bytes.Equal(before, after) {
+			t.Errorf("the refused run changed the database")
+		}
+		if code, _, errOut := runPipelineCmd("--no-engine", "-q", "--add", "-o", out, records); code != exitOK {
+			t.Fatalf("pipeline --add: exit %d: %s", code, errOut)
+		}
+		b, _ := os.ReadFile(filepath.Join(out, pipelineSource))
+		if !strings.Contains(string(b), `"bundled"`) || !strings.Contains(string(b), `"records"`) {
+			t.Errorf("pipeline.json after --add: %s", b)
+		}
+	})
+}
+
+// TestPipelineChecksTheBuildFirst runs the pipeline where the engine
+// cannot be built (outside the source tree; without go on PATH): it must
+// fail at once, before training, saying why and offering --no-engine.
+func TestPipelineChecksTheBuildFirst(t *testing.T) {
+	records := pipelineRecords(t)
+	tests := []struct {
+		name, want string
+		setup      func(t *testing.T)
+	}{
+		{"outside the source tree", "source tree", func(t *testing.T) { t.Chdir(t.TempDir()) }},
+		{"no go command", "Go toolchain", func(t *testing.T) { t.Setenv("PATH", t.TempDir()) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			tt.setup(t)
+			code, _, errOut := runPipelineCmd("-q", "-o", out, records)
+			if code != exitError || !strings.Contains(errOut, tt.want) || !strings.Contains(errOut, "--no-engine") {
+				t.Errorf("exit %d: %s", code, errOut)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("the pipeline did work before failing: %s exists", out)
+			}
+		})
+	}
+	t.Run("--no-engine outside the source tree", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "out")
+		t.Chdir(t.TempDir())
+		code, stdout, errOut := runPipelineCmd("-q", "--no-engine", "-o", out, records)
+		if code != exitOK || !strings.Contains(stdout, "not built (--no-engine)") {
+			t.Errorf("exit %d: %s%s", code, stdout, errOut)
+		}
+	})
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestInterruptReadingStdin interrupts (cancels the context of) commands
+// reading "-" from a standard input that never ends, as a terminal does:
+// they stop at once, exit 130 and say what was kept.
+func TestInterruptReadingStdin(t *testing.T) {
+	tests := []struct {
+		name string
+		args func(db string) []string
+		want string
+	}{
+		{"train", func(db string) []string { return []string{"train", "-", "--db", db, "-q"} }, "interrupted: nothing was written: the run was rolled back, and "},
+		{"ingest", func(db string) []string { return []string{"ingest", "-", "--db", db, "-q"} }, "rp.sqlite was not created"},
+		{"evaluate", func(db string) []string { return []string{"evaluate", "-", "--db", db} }, "interrupted: evaluate writes nothing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "rp.sqlite")
+			if tt.name == "evaluate" {
+				db = trainedDB(t, dir)
+			}
+			before, _ := os.ReadFile(db)
+			stdin, w := io.Pipe()
+			defer w.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var stderr bytes.Buffer
+			done := make(chan exitCode, 1)
+			go func() {
+				done <- execute(ctx, &iostreams{In: stdin, Out: io.Discard, ErrOut: &stderr}, tt.args(db))
+			}()
+			// A partial record, then nothing more, as from a terminal.
+			w.Write([]byte("PI\n+\n+7776FU\n"))
+			time.Sleep(100 * time.Millisecond)
+			cancel()
+			select {
+			case code := <-done:
+				if code != exitCanceled || !strings.Contains(stderr.String(), tt.want) {
+					t.Errorf("exit %d: %s", code, stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("still reading standard input 10 s after the interrupt")
+			}
+			if after, _ := os.ReadFile(db); !bytes.Equal(before, after) {
+				t.Errorf("the interrupted run changed %s", db)
+			}
+		})
+	}
+}
+
+func TestCancelableReader(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Everything is read while the context lives.
+	b, err := io.ReadAll(cancelableReader(ctx, strings.NewReader(strings.Repeat("x", 200000))))
+	if err != nil || len(b) != 200000 {
+		t.Fatalf("read %d bytes, %v", len(b), err)
+	}
+	// A blocked read returns when the context is cancelled.
+	r, w := io.Pipe()
+	defer w.Close()
+	cr := cancelableReader(ctx, r)
+	go func() {
+		w.Write([]byte("abc"))
+		time.Sleep(50 * time.Millisecond)
+		cancel()
+	}()
+	b, err = io.ReadAll(cr)
+	if string(b) != "abc" || !errors.Is(err, context.Canceled) {
+		t.Errorf("read %q, %v; want abc, context canceled", b, err)
+	}
+}
+
+// TestInterruptedMessage checks that an interrupted command never ends
+// with a bare "context canceled".
+func TestInterruptedMessage(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stderr bytes.Buffer
+	code := execute(ctx, &iostreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &stderr},
+		[]string{"train", testdata, "--db", filepath.Join(t.TempDir(), "rp.sqlite"), "-q"})
+	if code != exitCanceled || !strings.HasPrefix(stderr.String(), "rpshogi: interrupted: ") || strings.Contains(stderr.String(), "context canceled") {
+		t.Errorf("exit %d: %q", code, stderr.String())
+	}
+}
