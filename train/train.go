@@ -81,8 +81,10 @@ type Result struct {
 	Elapsed      time.Duration
 }
 
-// crashHook, if set (by tests), is called at the named points of a run
-// after its commit: "commit", "published", "positions", "counts".
+// crashHook, if set (by tests), is called at the named points of a run:
+// "written" (everything written, before the commit), "commit" (just
+// after it), "published" (the database closed and named), "positions"
+// (positions.arrow renamed), "counts" (counts.arrow renamed).
 var crashHook func(point string)
 
 func hook(point string) {
@@ -264,6 +266,7 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 				return fmt.Errorf("train: writing meta: %w", err)
 			}
 		}
+		hook("written")
 		return nil
 	})
 	if err != nil {
