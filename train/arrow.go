@@ -98,7 +98,7 @@ type arrowFile struct {
 func createArrow(dir, name string, schema *arrow.Schema) (*arrowFile, error) {
 	f, err := createTemp(dir, "."+name+tempInfix+"*")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("train: %w", err)
 	}
 	hf := &hashingFile{File: f, h: sha256.New()}
 	mem := memory.NewGoAllocator()

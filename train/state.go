@@ -19,18 +19,18 @@ import (
 // ".NAME.tmp-RANDOM" beside the file NAME it becomes.
 const tempInfix = ".tmp-"
 
-// createTemp creates a temporary file in dir (pattern as os.CreateTemp)
-// and locks it (tryLock) for as long as it is open, so that
+// createTemp creates a temporary file in dir (pattern as os.CreateTemp;
+// errors are not prefixed) and locks it (tryLock) for as long as it is open, so that
 // removeStaleTemps in another process leaves it alone.
 func createTemp(dir, pattern string) (*os.File, error) {
 	for range 10 {
 		f, err := os.CreateTemp(dir, pattern)
 		if err != nil {
-			return nil, fmt.Errorf("train: %w", err)
+			return nil, err
 		}
 		if ok, err := tryLock(f); !ok || err != nil {
 			f.Close()
-			return nil, fmt.Errorf("train: locking %s: %v", f.Name(), err)
+			return nil, fmt.Errorf("locking %s: %v", f.Name(), err)
 		}
 		// Another process may have removed the file as stale between
 		// its creation and the lock: then make another.
@@ -41,7 +41,7 @@ func createTemp(dir, pattern string) (*os.File, error) {
 		}
 		f.Close()
 	}
-	return nil, fmt.Errorf("train: cannot keep a temporary file in %s", dir)
+	return nil, fmt.Errorf("cannot keep a temporary file in %s", dir)
 }
 
 // sqliteSuffixes are the files SQLite keeps beside a database.
@@ -137,7 +137,7 @@ func openTrainDB(path string) (*trainDB, error) {
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		if t.tmp, err = createTemp(dir, "."+base+tempInfix+"*"); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("train: creating %s: %w", path, err)
 		}
 		t.file = t.tmp.Name()
 	default:

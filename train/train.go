@@ -203,6 +203,9 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 				if k, ok := keyOf(g.digest); ok {
 					counted[k] = struct{}{}
 				}
+				if opts.Progress != nil && res.Backfilled%storedBatch == 0 {
+					opts.Progress(Progress{Games: res.Games, Positions: res.Added.Positions})
+				}
 			}
 			if arrowPos != nil {
 				return arrowPos.add(g.id, g.gc.Rows)
