@@ -178,7 +178,8 @@ func TestTrainCountsIngestedGames(t *testing.T) {
 // TestRollbackJournalAfterRun (issue 13, item 15): train and ingest leave
 // the database in rollback-journal mode, without -wal or -shm files, so
 // it can be opened read-only where it cannot be written, and a read-only
-// query leaves no file behind.
+// query leaves no file behind; a write through OpenWritable keeps the
+// mode.
 func TestRollbackJournalAfterRun(t *testing.T) {
 	dir := t.TempDir()
 	paths := bundledGames(t, filepath.Join(dir, "in"), 4)
@@ -201,6 +202,15 @@ func TestRollbackJournalAfterRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A write through OpenWritable (rpshogi sql --write) keeps the mode.
+	w, err := OpenWritable(trained)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec("INSERT INTO meta(key, value) VALUES('note', 'audited')"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
 	ro := filepath.Dir(trained)
 	if err := os.Chmod(ro, 0o555); err != nil {
 		t.Fatal(err)
