@@ -323,7 +323,7 @@ func openOldPositions(path string) (*oldPositions, error) {
 	if !r.Schema().Equal(PositionsSchema) {
 		r.Close()
 		f.Close()
-		return nil, fmt.Errorf("train: %s has another schema than this program's", path)
+		return nil, fmt.Errorf("%w: %s", errOtherSchema, path)
 	}
 	return &oldPositions{f: f, r: r}, nil
 }
@@ -379,6 +379,10 @@ func fileDigest(path string) (string, bool, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), true, nil
 }
+
+// errOtherSchema reports a positions.arrow of another schema than
+// PositionsSchema.
+var errOtherSchema = errors.New("train: positions.arrow has another schema than this program's")
 
 // errArrowDir reports an Arrow folder that cannot be used.
 var errArrowDir = errors.New("train: the Arrow folder")

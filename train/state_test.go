@@ -321,3 +321,48 @@ func TestFailedFirstRunLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestArrowOtherSchemaRebuilt: a positions.arrow that the database
+// records but whose schema is not this program's (written by another
+// version) is rebuilt, not merged.
+func TestArrowOtherSchemaRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	paths := bundledGames(t, filepath.Join(dir, "in"), 4)
+	db := filepath.Join(dir, "rp.sqlite")
+	adir := filepath.Join(dir, "arrow")
+	opts := Options{Ingest: includeAll(2), ArrowDir: adir}
+	train(t, db, opts, paths[:2]...)
+	pos, _ := readArrow(t, adir)
+	// Put counts.arrow (another schema) in the place of positions.arrow,
+	// and record it.
+	cnt, err := os.ReadFile(filepath.Join(adir, CountsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(adir, PositionsFile), cnt, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	digest, _, err := fileDigest(filepath.Join(adir, PositionsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := OpenWritable(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec("UPDATE meta SET value = ? WHERE key = ?", digest, MetaArrowPositions); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	res := train(t, db, opts, paths...)
+	if !res.ArrowRebuilt {
+		t.Error("not rebuilt")
+	}
+	if n := arrowRows(t, adir); n != res.Total.Positions {
+		t.Errorf("positions.arrow has %d rows, the database %d positions", n, res.Total.Positions)
+	}
+	if got, _ := readArrow(t, adir); len(got) <= len(pos) {
+		t.Errorf("positions.arrow: %d bytes, had %d for half the games", len(got), len(pos))
+	}
+	arrowInStep(t, db, adir)
+}

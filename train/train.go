@@ -177,15 +177,19 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 			case !errors.Is(err, ErrArrowStale):
 				return err
 			}
-			res.ArrowRebuilt = !inStep
 			if arrowPos, err = newPositionsWriter(opts.ArrowDir); err != nil {
 				return err
 			}
 			if inStep {
-				if arrowPos.old, err = openOldPositions(filepath.Join(opts.ArrowDir, PositionsFile)); err != nil {
+				arrowPos.old, err = openOldPositions(filepath.Join(opts.ArrowDir, PositionsFile))
+				if errors.Is(err, errOtherSchema) {
+					inStep, err = false, nil // written by another version: rebuild it
+				}
+				if err != nil {
 					return err
 				}
 			}
+			res.ArrowRebuilt = !inStep
 		}
 		// The stored games without counts first (and, to rebuild the
 		// Arrow files, every stored game), in id order: they all have
