@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mattn/go-sqlite3"
 	"github.com/rpshogi/rpshogi/ingest"
 )
 
@@ -197,10 +196,15 @@ func quickCheck(ctx context.Context, path string) error {
 var ErrDamaged = errors.New("train: damaged database")
 
 // damaged wraps err, from SQLite on the database at path, as ErrDamaged
-// when SQLite says the file is corrupt or not a database.
+// when SQLite says the file is corrupt or not a database (the messages of
+// SQLITE_CORRUPT and SQLITE_NOTADB: the error codes would tie train to
+// the cgo build of the driver).
 func damaged(path string, err error) error {
-	var se sqlite3.Error
-	if errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB) {
+	if err == nil || errors.Is(err, ErrDamaged) {
+		return err
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "database disk image is malformed") || strings.Contains(msg, "file is not a database") {
 		return fmt.Errorf("%w: %s: %w; nothing was written: restore it from a copy or train into a new database", ErrDamaged, path, err)
 	}
 	return err
