@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -56,9 +57,41 @@ func TestKillChild(t *testing.T) {
 			}
 		}
 	}
+	os.Stdout.WriteString(trainStarts)
 	if _, err := Train(context.Background(), spec.DB, spec.Paths, Options{Ingest: includeAll(2), ArrowDir: spec.Arrow}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// trainStarts is what TestKillChild prints when it calls Train: the
+// random kill times count from it.
+const trainStarts = "kill child: Train starts\n"
+
+// markWriter collects a child's output and closes seen when mark has
+// been written.
+type markWriter struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	mark []byte
+	seen chan struct{}
+	done bool
+}
+
+func (w *markWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(b)
+	if !w.done && bytes.Contains(w.buf.Bytes(), w.mark) {
+		w.done = true
+		close(w.seen)
+	}
+	return len(b), nil
+}
+
+func (w *markWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
 
 // killPoints are the crashHook points TestKilledTrainRuns kills at, in
@@ -68,7 +101,8 @@ var killPoints = []string{"written", "commit", "published", "positions", "counts
 // TestKilledTrainRuns (issue 13, item 18) kills -kills training runs
 // (children re-executing the test binary) with SIGKILL, at random times (a fixed
 // seed) and, every other run, at the points around the commit and the
-// renames (crashHook). The runs train, in turn, 4 chunks of bundled
+// renames (crashHook); random times count from the call of Train, up to
+// the time an unkilled run takes. The runs train, in turn, 4 chunks of bundled
 // games; after each kill:
 //
 //   - the database is whole (integrity_check) and is the state before
@@ -116,24 +150,29 @@ func TestKilledTrainRuns(t *testing.T) {
 		spec, _ := json.Marshal(killSpec{DB: db, Arrow: adir, Paths: chunks[k], Point: point})
 		cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
 		cmd.Env = append(os.Environ(), killEnv+"="+string(spec))
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		start := time.Now()
+		out := &markWriter{mark: []byte(trainStarts), seen: make(chan struct{})}
+		cmd.Stdout, cmd.Stderr = out, out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }()
 		var err error
-		if delay > 0 {
-			select {
-			case err = <-exited:
-			case <-time.After(delay):
-				cmd.Process.Signal(syscall.SIGKILL)
+		start := time.Now()
+		select {
+		case err = <-exited:
+		case <-out.seen:
+			start = time.Now()
+			if delay > 0 {
+				select {
+				case err = <-exited:
+				case <-time.After(delay):
+					cmd.Process.Signal(syscall.SIGKILL)
+					err = <-exited
+				}
+			} else {
 				err = <-exited
 			}
-		} else {
-			err = <-exited
 		}
 		took = time.Since(start)
 		var ee *exec.ExitError
@@ -285,5 +324,5 @@ func TestKilledTrainRuns(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("%3d %s", n, o))
 	}
 	slices.Sort(lines)
-	t.Logf("%d runs killed (an unkilled run takes %v):\n%s", kills, full, strings.Join(lines, "\n"))
+	t.Logf("%d runs killed (Train in an unkilled run takes %v):\n%s", kills, full, strings.Join(lines, "\n"))
 }
