@@ -19,8 +19,8 @@ import (
 const tempInfix = ".tmp-"
 
 // createTemp creates a temporary file in dir (pattern as os.CreateTemp;
-// errors are not prefixed) and locks it (tryLock) for as long as it is open, so that
-// removeStaleTemps in another process leaves it alone.
+// errors are not prefixed) and locks it (tryLock) for as long as it is
+// open, so that removeStaleTemps in another process leaves it alone.
 func createTemp(dir, pattern string) (*os.File, error) {
 	for range 10 {
 		f, err := os.CreateTemp(dir, pattern)
