@@ -103,6 +103,8 @@ func OpenDB(path string) (*sql.DB, error) {
 // cancelled at any moment (ctx cancelled rolls the transaction back, and
 // a killed process never commits), the database is as it was before.
 // A database file that WithDB created is removed again when fn fails.
+// WithDB leaves the database in rollback-journal mode (journal_mode
+// DELETE), without -wal and -shm files.
 func WithDB(ctx context.Context, path string, fn func(tx *sql.Tx) error) (err error) {
 	_, statErr := os.Stat(path)
 	created := errors.Is(statErr, os.ErrNotExist)
@@ -111,6 +113,12 @@ func WithDB(ctx context.Context, path string, fn func(tx *sql.Tx) error) (err er
 		return err
 	}
 	defer func() {
+		// Leave the database in rollback-journal mode: in WAL mode even a
+		// reader needs to create the -wal and -shm files, so a database
+		// in a folder the user cannot write could not be read, and
+		// read-only queries would leave those files behind. (Best
+		// effort: another connection may hold the database open.)
+		db.Exec("PRAGMA journal_mode=DELETE")
 		if cerr := db.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("ingest: closing %s: %w", path, cerr)
 		}

@@ -1,8 +1,13 @@
 package train
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -20,8 +25,10 @@ const (
 )
 
 // PositionsSchema is the schema of positions.arrow: one row per training
-// position of the games a run counted, in the order of the games' ids,
-// then by ply.
+// position of every game the database has counted (the games of
+// game_stats), in the order of the games' ids, then by ply. So the file
+// is a function of the database: whatever runs built it, the same
+// counted games give the same bytes.
 //
 //   - game_id: the games row id;
 //   - ply: the number of the move played from the position (1 for the
@@ -55,34 +62,53 @@ var CountsSchema = arrow.NewSchema([]arrow.Field{
 
 // BatchRows is the number of rows of a record batch of positions.arrow:
 // rows stream into batches of this size, so memory does not grow with
-// the number of positions, and the batches (hence the bytes) do not
-// depend on the number of workers.
+// the number of positions, and the batches (hence the bytes) depend only
+// on the rows, not on the number of workers or on the runs that wrote
+// them.
 const BatchRows = 8192
 
+// hashingFile is the temporary file of an arrowFile: what is written to
+// it is also hashed, for the digest recorded in the database's meta.
+type hashingFile struct {
+	*os.File
+	h hash.Hash
+}
+
+func (f *hashingFile) Write(b []byte) (int, error) {
+	n, err := f.File.Write(b)
+	f.h.Write(b[:n])
+	return n, err
+}
+
 // arrowFile is an Arrow IPC file being written under a temporary name in
-// its final folder; commit renames it.
+// its final folder; commit renames it. The temporary file stays open,
+// and locked (see createTemp), until it is renamed or removed, so that
+// another run's cleaning (removeStaleTemps) never takes it for the
+// leftover of a killed run.
 type arrowFile struct {
-	f     *os.File
-	final string
-	w     *ipc.FileWriter
-	b     *array.RecordBuilder
-	rows  int
-	done  bool // closed (or discarded)
+	f      *hashingFile
+	final  string
+	w      *ipc.FileWriter
+	b      *array.RecordBuilder
+	rows   int
+	done   bool   // closed (or discarded)
+	digest string // hex SHA-256 of the bytes, once closed
 }
 
 func createArrow(dir, name string, schema *arrow.Schema) (*arrowFile, error) {
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	f, err := createTemp(dir, "."+name+tempInfix+"*")
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
+	hf := &hashingFile{File: f, h: sha256.New()}
 	mem := memory.NewGoAllocator()
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+	w, err := ipc.NewFileWriter(hf, ipc.WithSchema(schema), ipc.WithAllocator(mem))
 	if err != nil {
-		f.Close()
 		os.Remove(f.Name())
+		f.Close()
 		return nil, fmt.Errorf("train: %s: %w", name, err)
 	}
-	return &arrowFile{f: f, final: filepath.Join(dir, name), w: w, b: array.NewRecordBuilder(mem, schema)}, nil
+	return &arrowFile{f: hf, final: filepath.Join(dir, name), w: w, b: array.NewRecordBuilder(mem, schema)}, nil
 }
 
 // flush writes the rows built so far as one record batch.
@@ -99,7 +125,8 @@ func (a *arrowFile) flush() error {
 	return nil
 }
 
-// close writes the last batch and the footer, and syncs the file.
+// close writes the last batch and the footer, syncs the file and sets
+// the digest. The file stays open until commit or discard.
 func (a *arrowFile) close() error {
 	if a.done {
 		return errors.New("train: internal error: an Arrow file closed twice")
@@ -113,14 +140,13 @@ func (a *arrowFile) close() error {
 	if serr := a.f.Sync(); err == nil && serr != nil {
 		err = fmt.Errorf("train: writing %s: %w", filepath.Base(a.final), serr)
 	}
-	if cerr := a.f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("train: writing %s: %w", filepath.Base(a.final), cerr)
-	}
+	a.digest = hex.EncodeToString(a.f.h.Sum(nil))
 	return err
 }
 
 // commit renames the closed file to its final name.
 func (a *arrowFile) commit() error {
+	defer a.f.Close()
 	if err := os.Chmod(a.f.Name(), 0o644); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
@@ -130,21 +156,25 @@ func (a *arrowFile) commit() error {
 	return nil
 }
 
-// discard closes and removes the temporary file.
+// discard removes the temporary file.
 func (a *arrowFile) discard() {
 	if !a.done {
 		a.done = true
 		a.w.Close()
 		a.b.Release()
-		a.f.Close()
 	}
 	os.Remove(a.f.Name())
+	a.f.Close()
 }
 
-// positionsWriter streams positions.arrow.
+// positionsWriter streams positions.arrow, in game id order: the rows of
+// games given to add, merged with those of the previous file (old), if
+// any.
 type positionsWriter struct {
 	*arrowFile
-	ids []uint8
+	ids  []uint8
+	old  *oldPositions
+	last int64 // the game id of the last row written
 }
 
 func newPositionsWriter(dir string) (*positionsWriter, error) {
@@ -155,37 +185,152 @@ func newPositionsWriter(dir string) (*positionsWriter, error) {
 	return &positionsWriter{arrowFile: a}, nil
 }
 
-// add appends the rows of game id, writing full batches.
-func (p *positionsWriter) add(id int64, rows []PositionRow) error {
+// appendRow appends one row, writing full batches. Game ids must not
+// decrease.
+func (p *positionsWriter) appendRow(id int64, ply int32, sfen, move string, legal int32, played, present []uint8) error {
+	if id < p.last {
+		return fmt.Errorf("train: internal error: positions.arrow: game %d after game %d", id, p.last)
+	}
+	p.last = id
 	b := p.b
-	gameID := b.Field(0).(*array.Int64Builder)
-	ply := b.Field(1).(*array.Int32Builder)
-	sfen := b.Field(2).(*array.StringBuilder)
-	move := b.Field(3).(*array.StringBuilder)
-	legal := b.Field(4).(*array.Int32Builder)
-	played := b.Field(5).(*array.ListBuilder)
-	present := b.Field(6).(*array.ListBuilder)
-	playedIDs := played.ValueBuilder().(*array.Uint8Builder)
-	presentIDs := present.ValueBuilder().(*array.Uint8Builder)
+	b.Field(0).(*array.Int64Builder).Append(id)
+	b.Field(1).(*array.Int32Builder).Append(ply)
+	b.Field(2).(*array.StringBuilder).Append(sfen)
+	b.Field(3).(*array.StringBuilder).Append(move)
+	b.Field(4).(*array.Int32Builder).Append(legal)
+	pl := b.Field(5).(*array.ListBuilder)
+	pl.Append(true)
+	pl.ValueBuilder().(*array.Uint8Builder).AppendValues(played, nil)
+	pr := b.Field(6).(*array.ListBuilder)
+	pr.Append(true)
+	pr.ValueBuilder().(*array.Uint8Builder).AppendValues(present, nil)
+	if p.rows++; p.rows == BatchRows {
+		return p.flush()
+	}
+	return nil
+}
+
+// add appends the rows of game id, after the rows of the previous file's
+// games of smaller ids. Games must come in increasing id order, and not
+// be in the previous file.
+func (p *positionsWriter) add(id int64, rows []PositionRow) error {
+	if err := p.copyOld(id); err != nil {
+		return err
+	}
+	if id <= p.last {
+		return fmt.Errorf("train: internal error: positions.arrow: game %d after game %d", id, p.last)
+	}
+	p.last = id
 	for _, r := range rows {
-		gameID.Append(id)
-		ply.Append(int32(r.Ply))
-		sfen.Append(r.SFEN)
-		move.Append(r.Move)
-		legal.Append(int32(r.Legal))
-		played.Append(true)
-		p.ids = ids(r.Played, p.ids[:0])
-		playedIDs.AppendValues(p.ids, nil)
-		present.Append(true)
-		p.ids = ids(r.Present, p.ids[:0])
-		presentIDs.AppendValues(p.ids, nil)
-		if p.rows++; p.rows == BatchRows {
-			if err := p.flush(); err != nil {
-				return err
-			}
+		played := ids(r.Played, p.ids[:0])
+		n := len(played)
+		all := ids(r.Present, played)
+		p.ids = all
+		if err := p.appendRow(id, int32(r.Ply), r.SFEN, r.Move, int32(r.Legal), all[:n], all[n:]); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// finish copies the rest of the previous file and closes the file.
+func (p *positionsWriter) finish() error {
+	if err := p.copyOld(math.MaxInt64); err != nil {
+		return err
+	}
+	return p.close()
+}
+
+// discard removes the temporary file and closes the previous one.
+func (p *positionsWriter) discard() {
+	p.arrowFile.discard()
+	if p.old != nil {
+		p.old.close()
+		p.old = nil
+	}
+}
+
+// copyOld copies the rows of the previous file whose game id is below
+// before.
+func (p *positionsWriter) copyOld(before int64) error {
+	o := p.old
+	if o == nil {
+		return nil
+	}
+	for {
+		if o.rec == nil || o.row == int(o.rec.NumRows()) {
+			if o.next == o.r.NumRecords() {
+				o.close()
+				p.old = nil
+				return nil
+			}
+			rec, err := o.r.Record(o.next)
+			if err != nil {
+				return fmt.Errorf("train: reading the previous %s: %w", PositionsFile, err)
+			}
+			o.next++
+			o.rec, o.row = rec, 0
+			o.cols.gameID = rec.Column(0).(*array.Int64)
+			o.cols.ply = rec.Column(1).(*array.Int32)
+			o.cols.sfen = rec.Column(2).(*array.String)
+			o.cols.move = rec.Column(3).(*array.String)
+			o.cols.legal = rec.Column(4).(*array.Int32)
+			o.cols.played = rec.Column(5).(*array.List)
+			o.cols.present = rec.Column(6).(*array.List)
+			continue
+		}
+		c, i := &o.cols, o.row
+		id := c.gameID.Value(i)
+		if id >= before {
+			return nil
+		}
+		ps, pe := c.played.ValueOffsets(i)
+		qs, qe := c.present.ValueOffsets(i)
+		played := c.played.ListValues().(*array.Uint8).Uint8Values()[ps:pe]
+		present := c.present.ListValues().(*array.Uint8).Uint8Values()[qs:qe]
+		if err := p.appendRow(id, c.ply.Value(i), c.sfen.Value(i), c.move.Value(i), c.legal.Value(i), played, present); err != nil {
+			return err
+		}
+		o.row++
+	}
+}
+
+// oldPositions reads the previous positions.arrow, row by row.
+type oldPositions struct {
+	f    *os.File
+	r    *ipc.FileReader
+	next int          // the next record batch
+	rec  arrow.Record // the current one (owned by r)
+	row  int
+	cols struct {
+		gameID          *array.Int64
+		ply, legal      *array.Int32
+		sfen, move      *array.String
+		played, present *array.List
+	}
+}
+
+func openOldPositions(path string) (*oldPositions, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("train: reading %s: %w", path, err)
+	}
+	if !r.Schema().Equal(PositionsSchema) {
+		r.Close()
+		f.Close()
+		return nil, fmt.Errorf("%w: %s", errOtherSchema, path)
+	}
+	return &oldPositions{f: f, r: r}, nil
+}
+
+func (o *oldPositions) close() {
+	o.r.Close()
+	o.f.Close()
 }
 
 // writeCounts writes counts.arrow (a temporary file, to commit) with the
@@ -216,6 +361,28 @@ func writeCounts(dir string, t *Tally) (*arrowFile, error) {
 	}
 	return a, nil
 }
+
+// fileDigest returns the hex SHA-256 of the file at path, and false if
+// it does not exist.
+func fileDigest(path string) (string, bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("train: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", false, fmt.Errorf("train: reading %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), true, nil
+}
+
+// errOtherSchema reports a positions.arrow of another schema than
+// PositionsSchema.
+var errOtherSchema = errors.New("train: positions.arrow has another schema than this program's")
 
 // errArrowDir reports an Arrow folder that cannot be used.
 var errArrowDir = errors.New("train: the Arrow folder")

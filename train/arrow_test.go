@@ -41,9 +41,9 @@ func readArrowFile(t testing.TB, path string, schema *arrow.Schema, f func(arrow
 }
 
 // TestArrowMatchesSQLite trains with --arrow, in two runs, and reads the
-// files back: positions.arrow holds the positions of the games the last
-// run counted, in game and ply order, whose counts are that run's;
-// counts.arrow equals the probabilities view.
+// files back: positions.arrow holds the positions of every counted game
+// of the database (both runs'), in game and ply order, whose counts are
+// the database's; counts.arrow equals the probabilities view.
 func TestArrowMatchesSQLite(t *testing.T) {
 	paths := corpusPaths(t, "pro", "amateur", "unknown")
 	dir := t.TempDir()
@@ -129,22 +129,22 @@ func TestArrowMatchesSQLite(t *testing.T) {
 		}
 	})
 	for c := range got.Cats {
-		got.Cats[c].MC = res.Added.Cats[c].MC // positions.arrow does not hold m_c
+		got.Cats[c].MC = res.Total.Cats[c].MC // positions.arrow does not hold m_c
 	}
-	if got != res.Added {
-		t.Errorf("positions.arrow counts %d positions (%d forced), the run %d (%d)", got.Positions, got.Forced, res.Added.Positions, res.Added.Forced)
+	if got != res.Total {
+		t.Errorf("positions.arrow counts %d positions (%d forced), the database %d (%d)", got.Positions, got.Forced, res.Total.Positions, res.Total.Forced)
 		for _, c := range categorize.List() {
-			if got.Cats[c.ID] != res.Added.Cats[c.ID] {
-				t.Errorf("%s: arrow %+v, run %+v", c.Name, got.Cats[c.ID], res.Added.Cats[c.ID])
+			if got.Cats[c.ID] != res.Total.Cats[c.ID] {
+				t.Errorf("%s: arrow %+v, database %+v", c.Name, got.Cats[c.ID], res.Total.Cats[c.ID])
 			}
 		}
 	}
-	if int64(len(games)) != res.Games || checked < 50 {
-		t.Errorf("positions.arrow has %d games, the run counted %d; %d rows checked", len(games), res.Games, checked)
+	if int64(len(games)) != res.TotalGames || res.TotalGames != first.Games+res.Games || checked < 50 {
+		t.Errorf("positions.arrow has %d games, the database %d (runs: %d + %d); %d rows checked", len(games), res.TotalGames, first.Games, res.Games, checked)
 	}
 	want := ""
 	for id, n := range games {
-		if s := query(t, db, "SELECT positions, run_id FROM game_stats WHERE game_id = ?", id); s != fmt.Sprintf("%d\t%d\n", n, res.RunID) {
+		if s := query(t, db, "SELECT positions FROM game_stats WHERE game_id = ?", id); s != fmt.Sprintf("%d\n", n) {
 			want += fmt.Sprintf("game %d: %d rows, game_stats %s", id, n, s)
 		}
 	}

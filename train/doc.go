@@ -40,14 +40,26 @@
 // # Storage
 //
 // Train's tables (Schema) live in the database of ingest's games, written
-// in the same transaction as them: a run that fails, is cancelled or is
-// killed changes nothing. Schema versions are in meta
-// (train_schema_version, and category_list_version: counts of two
-// category lists are never mixed). Timestamps appear only in runs. The
-// Arrow IPC files, positions.arrow (this run's positions) and counts.arrow
-// (the cumulative counts), are written under temporary names and renamed
-// once the transaction has committed; their bytes depend only on the
-// inputs.
+// in the same transaction as them: a run that fails or is cancelled
+// changes nothing, and a run killed leaves the state before it or, after
+// its commit, the state after it. A database that did not exist is
+// written under a temporary name and named once committed. Schema
+// versions are in meta (train_schema_version, and category_list_version:
+// counts of two category lists are never mixed). Timestamps appear only
+// in runs. Every stored game is counted: a run first counts the games
+// stored without counts (by "rpshogi ingest").
+//
+// The Arrow IPC files, positions.arrow (the positions of every counted
+// game, in game id order) and counts.arrow (the cumulative counts),
+// describe the database: their bytes depend only on its counted games.
+// They are written under temporary names, renamed once the transaction
+// has committed, and their SHA-256 are recorded in meta; a run that finds
+// other files (CheckArrow) rebuilds them from the stored games (replay
+// and classify), and removes the temporary files of killed runs.
+//
+// Train leaves the database in rollback-journal mode (it writes in WAL
+// mode), so that it can be read where it cannot be written. Before a
+// run, PRAGMA quick_check: a damaged database is an error (ErrDamaged).
 //
 // # Evaluation
 //

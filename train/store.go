@@ -467,7 +467,10 @@ func OpenReadOnly(path string) (*sql.DB, error) {
 }
 
 // OpenWritable opens the existing SQLite database at path for reading and
-// writing (as ingest.OpenDB, but a missing file is an error).
+// writing, as ingest.OpenDB (foreign keys on, a busy timeout, BEGIN
+// IMMEDIATE) but keeping its journal mode: a database that train or
+// ingest left in rollback-journal mode stays so, and can still be read
+// where it cannot be written. A missing file is an error.
 func OpenWritable(path string) (*sql.DB, error) {
 	return openDB(path, true)
 }
@@ -480,12 +483,15 @@ func openDB(path string, write bool) (*sql.DB, error) {
 	if fi.IsDir() {
 		return nil, fmt.Errorf("train: %s is a folder, not a database", path)
 	}
-	if write {
-		return ingest.OpenDB(path)
-	}
 	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Set("_query_only", "true")
+	if write {
+		q.Set("mode", "rw")
+		q.Set("_foreign_keys", "on")
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Set("mode", "ro")
+		q.Set("_query_only", "true")
+	}
 	q.Set("_busy_timeout", "10000")
 	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
 	if err != nil {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -21,13 +23,17 @@ type Options struct {
 	// Options.Progress instead.
 	Ingest ingest.Options
 	// ArrowDir, if set, is the folder (created if missing) where Train
-	// writes positions.arrow (the positions of the games this run
-	// counted) and counts.arrow (the cumulative counts of the database
-	// after the run). Both are written under temporary names in the
-	// folder and renamed over the old files once the database
-	// transaction has committed, so a failed or killed run leaves the
-	// previous files as they were (and at most a temporary file, named
-	// .positions.arrow.tmp-* or .counts.arrow.tmp-*, behind).
+	// writes positions.arrow (the positions of every game the database
+	// has counted, in game id order) and counts.arrow (the cumulative
+	// counts of the database). Both describe the database after the
+	// run: they are written under temporary names in the folder
+	// (.positions.arrow.tmp-*, .counts.arrow.tmp-*) and renamed over the
+	// old files once the database transaction has committed, and the
+	// database records their digests (meta MetaArrowPositions,
+	// MetaArrowCounts). A run that finds files other than those the
+	// database expects (a run killed between its commit and the renames,
+	// files of another database, none) rebuilds them from the stored
+	// games, and it removes the temporary files of killed runs.
 	ArrowDir string
 	// Progress, if set, is called from the collector goroutine after each
 	// input file has been accounted for.
@@ -52,10 +58,14 @@ type Result struct {
 	Store  ingest.StoreStats
 	// RunID is the run's row in runs.
 	RunID int64
-	// Games counts the games this run counted (new games, and stored
-	// games that had no counts yet); Added their counts.
+	// Games counts the games this run counted: new games, and the games
+	// stored before without counts (Backfilled); Added their counts.
 	Games int64
 	Added Tally
+	// Backfilled is the number of games the database held without counts
+	// (stored by "rpshogi ingest") that this run counted, whether or not
+	// its inputs held them.
+	Backfilled int64
 	// Total is the cumulative counts of the database after the run,
 	// TotalGames the number of counted games, and CorpusDigest their
 	// digest (see CorpusDigest).
@@ -63,9 +73,24 @@ type Result struct {
 	TotalGames   int64
 	CorpusDigest string
 	// Uncounted is the number of games in the database without counts
-	// (stored by "rpshogi ingest" and not given to a training run).
+	// after the run (0: Train counts every stored game).
 	Uncounted int64
-	Elapsed   time.Duration
+	// ArrowRebuilt is set when the Arrow files were not those the
+	// database expected and were rebuilt from the stored games.
+	ArrowRebuilt bool
+	Elapsed      time.Duration
+}
+
+// crashHook, if set (by tests), is called at the named points of a run:
+// "written" (everything written, before the commit), "commit" (just
+// after it), "published" (the database closed and named), "positions"
+// (positions.arrow renamed), "counts" (counts.arrow renamed).
+var crashHook func(point string)
+
+func hook(point string) {
+	if crashHook != nil {
+		crashHook(point)
+	}
 }
 
 // Train counts the move categories of the games read from paths (files,
@@ -78,36 +103,50 @@ type Result struct {
 // number of workers.
 //
 // Games already counted in the database are not counted again: training
-// on A then on B gives the counts of training on A and B at once. A game
-// stored by "rpshogi ingest" but not yet counted is counted when a
-// training run reads it.
+// on A then on B gives the counts of training on A and B at once. Games
+// stored without counts (by "rpshogi ingest") are counted first, whether
+// or not paths hold them (and whatever the filter), so that after a run
+// every stored game is counted.
 //
-// If Train fails, is cancelled or the process is killed, the database and
-// the Arrow files are as they were before the run.
+// If Train fails, is cancelled or the process is killed, the database is
+// as it was before the run, or, killed after its commit, as after it. A
+// database that did not exist is created under a temporary name and
+// given its name after the commit, so a first run killed before leaves
+// no database. The Arrow files are renamed into place after the commit;
+// a later run that finds them out of step rebuilds them (see
+// Options.ArrowDir and CheckArrow). A damaged database (PRAGMA
+// quick_check) is an error wrapping ErrDamaged.
 func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*Result, error) {
 	start := time.Now()
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
-	var arrowPos *positionsWriter
-	var arrowCounts *arrowFile
 	if opts.ArrowDir != "" {
 		if err := os.MkdirAll(opts.ArrowDir, 0o755); err != nil {
 			return nil, fmt.Errorf("%w: %w", errArrowDir, err)
 		}
-		var err error
-		if arrowPos, err = newPositionsWriter(opts.ArrowDir); err != nil {
+		if err := removeStaleTemps(opts.ArrowDir, PositionsFile, CountsFile); err != nil {
 			return nil, err
 		}
-		defer func() {
-			if arrowPos != nil {
-				arrowPos.discard()
-			}
-		}()
 	}
+	tdb, err := openTrainDB(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	defer tdb.abandon()
+	var arrowPos *positionsWriter
+	var arrowCounts *arrowFile
+	defer func() {
+		if arrowPos != nil {
+			arrowPos.discard()
+		}
+		if arrowCounts != nil {
+			arrowCounts.discard()
+		}
+	}()
 	res := &Result{}
-	err := ingest.WithDB(ctx, dbPath, func(tx *sql.Tx) error {
+	err = ingest.Update(ctx, tdb.db, func(tx *sql.Tx) error {
 		store, err := ingest.NewStore(ctx, tx)
 		if err != nil {
 			return err
@@ -128,13 +167,64 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 			return err
 		}
 		defer gw.Close()
+		// The Arrow files: kept and extended if they are those the
+		// database expects, rebuilt from the stored games if not.
+		inStep := false
+		if opts.ArrowDir != "" {
+			switch err := CheckArrow(ctx, tx, opts.ArrowDir); {
+			case err == nil:
+				inStep = true
+			case !errors.Is(err, ErrArrowStale):
+				return err
+			}
+			if arrowPos, err = newPositionsWriter(opts.ArrowDir); err != nil {
+				return err
+			}
+			if inStep {
+				arrowPos.old, err = openOldPositions(filepath.Join(opts.ArrowDir, PositionsFile))
+				if errors.Is(err, errOtherSchema) {
+					inStep, err = false, nil // written by another version: rebuild it
+				}
+				if err != nil {
+					return err
+				}
+			}
+			res.ArrowRebuilt = !inStep
+		}
+		// The stored games without counts first (and, to rebuild the
+		// Arrow files, every stored game), in id order: they all have
+		// smaller ids than the games this run stores.
+		withRows := arrowPos != nil
+		err = countStored(ctx, tx, opts.Ingest.Workers, withRows && !inStep, withRows, func(g *storedGame) error {
+			if !g.counted {
+				total := g.gc.Total()
+				if err := gw.write(g.id, g.gc, &total); err != nil {
+					return err
+				}
+				res.Games++
+				res.Backfilled++
+				res.Added.Add(&total)
+				if k, ok := keyOf(g.digest); ok {
+					counted[k] = struct{}{}
+				}
+				if opts.Progress != nil && res.Backfilled%storedBatch == 0 {
+					opts.Progress(Progress{Games: res.Games, Positions: res.Added.Positions})
+				}
+			}
+			if arrowPos != nil {
+				return arrowPos.add(g.id, g.gc.Rows)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 		sink := &countSink{gw: gw, counted: counted, res: res, arrow: arrowPos}
 		iopts := opts.Ingest
-		withRows := arrowPos != nil
 		iopts.Process = func(g *ingest.Game) (any, error) {
 			if k, ok := keyOf(g.Digest); ok {
 				if _, done := counted[k]; done {
-					return nil, nil // stored and counted by an earlier run: skip the work
+					return nil, nil // stored and counted: skip the work
 				}
 			}
 			return CountGame(g.Record, withRows)
@@ -159,38 +249,73 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 		if err := finishRun(ctx, tx, res, now()); err != nil {
 			return err
 		}
-		if arrowPos != nil {
-			if err := arrowPos.close(); err != nil {
+		switch {
+		case arrowPos != nil && inStep && res.Games == 0:
+			// Nothing changed: keep the files.
+			arrowPos.discard()
+			arrowPos = nil
+		case arrowPos != nil:
+			if err := arrowPos.finish(); err != nil {
 				return err
 			}
 			if arrowCounts, err = writeCounts(opts.ArrowDir, &res.Total); err != nil {
 				return err
 			}
+			if err := setMeta(ctx, tx, MetaArrowPositions, arrowPos.digest); err != nil {
+				return err
+			}
+			if err := setMeta(ctx, tx, MetaArrowCounts, arrowCounts.digest); err != nil {
+				return err
+			}
+		case res.Games > 0:
+			// Arrow files written before describe other counts.
+			if _, err := tx.ExecContext(ctx, "DELETE FROM meta WHERE key IN (?, ?)", MetaArrowPositions, MetaArrowCounts); err != nil {
+				return fmt.Errorf("train: writing meta: %w", err)
+			}
 		}
+		hook("written")
 		return nil
 	})
 	if err != nil {
-		if arrowCounts != nil {
-			arrowCounts.discard()
-		}
+		return res, damaged(dbPath, err)
+	}
+	hook("commit")
+	if err := tdb.close(); err != nil {
 		return res, err
 	}
+	if err := tdb.publish(); err != nil {
+		return res, err
+	}
+	hook("published")
 	if arrowPos != nil {
-		// The database has committed: publish the Arrow files.
-		p := arrowPos
-		arrowPos = nil
+		// The database has committed: publish the Arrow files. Killed
+		// before the renames are done, the next run sees files other
+		// than those the database records, and rebuilds them.
+		p, c := arrowPos, arrowCounts
+		arrowPos, arrowCounts = nil, nil
 		if err := p.commit(); err != nil {
-			p.discard()
-			arrowCounts.discard()
+			c.discard()
 			return res, err
 		}
-		if err := arrowCounts.commit(); err != nil {
-			arrowCounts.discard()
+		hook("positions")
+		if err := c.commit(); err != nil {
+			return res, err
+		}
+		hook("counts")
+		if err := syncDir(opts.ArrowDir); err != nil {
 			return res, err
 		}
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// setMeta sets a key of the meta table.
+func setMeta(ctx context.Context, tx *sql.Tx, key, value string) error {
+	if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", key, value); err != nil {
+		return fmt.Errorf("train: writing meta: %w", err)
+	}
+	return nil
 }
 
 // countSink is the Sink after the ingest Store: it writes the counts of
@@ -203,12 +328,14 @@ type countSink struct {
 }
 
 func (s *countSink) Game(g *ingest.Game) error {
-	if g.Known {
-		if k, ok := keyOf(g.Digest); ok {
-			if _, done := s.counted[k]; done {
-				return nil
-			}
+	if k, ok := keyOf(g.Digest); ok {
+		if _, done := s.counted[k]; done {
+			return nil
 		}
+	}
+	if g.Known {
+		// countStored counted every stored game before the pass.
+		return fmt.Errorf("train: internal error: %s game %d is stored (game %d) without counts", g.Source, g.Index, g.ID)
 	}
 	gc, ok := g.Processed.(*GameCounts)
 	if !ok || gc == nil {

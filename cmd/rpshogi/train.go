@@ -47,13 +47,14 @@ B at once. A run is one transaction: interrupted, failed or killed, it
 leaves the database (and the Arrow files) as they were.
 
 With --arrow DIR, the run also writes, in DIR:
-  positions.arrow  one row per position of the games THIS RUN counted
-                   (game_id, ply, sfen, move, legal_moves,
-                   played_categories, present_categories); a run that
-                   counts no new game writes it with no rows;
-  counts.arrow     the CUMULATIVE counts of the database after the run
-                   (id, name, n_p, n_c, m_c, p), as the probabilities view.
-Both replace the previous files only once the database has committed.
+  positions.arrow  one row per position of EVERY game the database has
+                   counted, in game id order (game_id, ply, sfen, move,
+                   legal_moves, played_categories, present_categories);
+  counts.arrow     the counts of the database after the run (id, name,
+                   n_p, n_c, m_c, p), as the probabilities view.
+Both replace the previous files only once the database has committed; a
+run that finds other files than those the database records (meta
+arrow_*_sha256) rebuilds them from the stored games.
 
 The output does not depend on --workers: the same inputs give the same
 database (but for the run's timestamps) and byte-identical Arrow files.`,
@@ -86,7 +87,7 @@ database (but for the run's timestamps) and byte-identical Arrow files.`,
 	}
 	opts.Flags.register(cmd.Flags())
 	cmd.Flags().StringVar(&opts.DB, "db", "", "SQLite database to write (created if missing; required)")
-	cmd.Flags().StringVar(&opts.Arrow, "arrow", "", "also write positions.arrow (this run's positions) and counts.arrow (cumulative counts) in `DIR`")
+	cmd.Flags().StringVar(&opts.Arrow, "arrow", "", "also write positions.arrow (every counted position) and counts.arrow (cumulative counts) in `DIR`")
 	cmd.Flags().IntVar(&opts.Top, "top", 10, "list the N most probable categories (n_c >= 30) in the summary")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no progress bar and no summary (errors only; --json still prints)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the result as JSON on standard output")
@@ -166,8 +167,8 @@ func writeTrainSummary(opts *trainOptions, res *train.Result) error {
 		fmt.Fprintf(w, "note: %d games of the database have no counts (stored by ingest); train on their files to count them\n", res.Uncounted)
 	}
 	if opts.Arrow != "" {
-		fmt.Fprintf(w, "arrow: %s/%s (this run's %d positions), %s/%s (cumulative counts)\n", opts.Arrow, train.PositionsFile,
-			res.Added.Positions, opts.Arrow, train.CountsFile)
+		fmt.Fprintf(w, "arrow: %s/%s (%d positions), %s/%s (cumulative counts)\n", opts.Arrow, train.PositionsFile,
+			res.Total.Positions, opts.Arrow, train.CountsFile)
 	}
 	if opts.Top > 0 {
 		type row struct {
