@@ -130,6 +130,7 @@ type Searcher struct {
 	pos      *kifu.Position
 	limits   Limits
 	ctl      *Control // the running search's stop, ponderhit and clock
+	ownCtl   Control  // Search's control
 	start    time.Time
 	nodes    uint64
 	seldepth int
@@ -167,7 +168,7 @@ type Searcher struct {
 func NewSearcher(hashMB int, c Coster) *Searcher {
 	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks()}
 	s.stoppedFn = s.ctlStopped
-	s.ctl = NewControl(Limits{})
+	s.ctl = &s.ownCtl
 	return s
 }
 
@@ -187,15 +188,25 @@ type Control struct {
 // NewControl returns the control of a search within limits, whose clock
 // (Limits.Soft and Limits.Hard) starts now.
 func NewControl(limits Limits) *Control {
-	c := &Control{limits: limits, start: time.Now()}
+	c := new(Control)
+	c.reset(limits)
+	return c
+}
+
+// reset makes c the control of a new search within limits, whose clock
+// starts now. Only a control no other goroutine holds may be reset.
+func (c *Control) reset(limits Limits) {
+	c.limits, c.start = limits, time.Now()
+	c.stopped.Store(false)
 	c.infinite.Store(limits.Infinite)
+	c.softAt.Store(0)
+	c.hardAt.Store(0)
 	if limits.Soft > 0 {
 		c.softAt.Store(c.start.Add(limits.Soft).UnixNano())
 	}
 	if limits.Hard > 0 {
 		c.hardAt.Store(c.start.Add(limits.Hard).UnixNano())
 	}
-	return c
 }
 
 // Stop makes the search return as soon as possible (at once if it has
@@ -234,7 +245,8 @@ func (s *Searcher) NewGame() {
 // clock starts now, and returns the best move. info, if not nil, receives
 // a report after every iteration.
 func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Result {
-	return s.SearchWith(pos, NewControl(limits), info)
+	s.ownCtl.reset(limits) // nobody else holds it: no stop can come
+	return s.SearchWith(pos, &s.ownCtl, info)
 }
 
 // SearchWith is Search within the limits of ctl, which another goroutine

@@ -46,9 +46,10 @@ const quitGrace = 2 * time.Second
 // even in the same write. After a rejected "position" command the engine
 // has no position: "go" then answers "bestmove resign" ("checkmate
 // timeout" for "go mate") with an "info string" saying why, rather than
-// play a move of another board. The hash tables are allocated and
-// cleared at "isready" (the GUI waits for "readyok"; its clock starts at
-// "go"), within the memory the machine has.
+// play a move of another board. The hash tables are allocated at
+// "isready", and cleared there after a "gameover" (the GUI waits for
+// "readyok"; its clock starts at "go"), within the memory the machine
+// has.
 func RunUSI(r io.Reader, w io.Writer, cfg Config) error {
 	u := newUSI(w, cfg)
 	defer u.out.close() // a search that outlived quitGrace writes nothing more
