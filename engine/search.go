@@ -127,10 +127,12 @@ type Searcher struct {
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
 
-	pos      *kifu.Position
-	limits   Limits
-	ctl      *Control // the running search's stop, ponderhit and clock
-	ownCtl   Control  // Search's control
+	pos    *kifu.Position
+	limits Limits
+	ctl    *Control // the running search's stop, ponderhit and clock
+	ownCtl Control  // Search's control
+	// current is ctl while a search runs (nil between searches), for Stop.
+	current  atomic.Pointer[Control]
 	start    time.Time
 	nodes    uint64
 	seldepth int
@@ -230,6 +232,16 @@ func (c *Control) PonderHit(soft, hard time.Duration) {
 	c.infinite.Store(false)
 }
 
+// Stop makes the running search, if any, return as soon as possible. It
+// is safe to call from another goroutine. A Stop between two searches is
+// lost: a caller that may stop a search before it starts makes its own
+// Control (NewControl, SearchWith), as the USI loop does.
+func (s *Searcher) Stop() {
+	if c := s.current.Load(); c != nil {
+		c.Stop()
+	}
+}
+
 func (s *Searcher) ctlStopped() bool { return s.ctl.stopped.Load() }
 
 // NewGame clears what the searcher learned (table, history). A table no
@@ -260,6 +272,8 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	s.pos = pos
 	s.limits = limits
 	s.ctl = ctl
+	s.current.Store(ctl)
+	defer s.current.Store(nil)
 	s.start = ctl.start
 	s.nodes, s.mateStats = 0, MateStats{}
 	s.aborted = false

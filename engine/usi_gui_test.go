@@ -365,7 +365,7 @@ func TestUSINoResign(t *testing.T) {
 				time.Sleep(wait)
 				p.send("stop")
 			}
-			mv := p.bestMove(5 * time.Second)
+			mv := p.bestMove(30 * time.Second) // go nodes 10 runs the root's mate search (100,000 nodes) first
 			if mv == "resign" {
 				how := fmt.Sprintf("stop %v after go", wait)
 				if wait < 0 {
