@@ -279,12 +279,13 @@ func (u *usi) prepare(clear bool) *Searcher {
 		}
 		avail := availableMemoryMB()
 		tt, mate := fitTables(want[0], want[1], held, avail)
-		if tt < want[0] || mate < want[1] {
-			u.out.println("info string USI_Hash %d MB and MateHash %d MB do not fit in the %d MB of memory available: using %d MB and %d MB",
-				want[0], want[1], avail+held, tt, mate)
-		}
 		s.TT.Resize(tt)
 		s.Mate.Resize(mate)
+		if tt < want[0] || mate < want[1] {
+			// The sizes made (a table has a power of two of clusters).
+			u.out.println("info string USI_Hash %d MB and MateHash %d MB do not fit in the %d MB of memory available: using %d MB and %d MB",
+				want[0], want[1], avail+held, s.TT.SizeMB(), s.Mate.SizeMB())
+		}
 		u.tablesFor = want
 	} else if clear && s.TT.Used() {
 		s.TT.Clear()

@@ -329,15 +329,21 @@ func TestUSIBinaryQuickExit(t *testing.T) {
 // info string when they are cut; the engine does not die.
 func TestUSIBinaryHugeHash(t *testing.T) {
 	p := startBinary(t)
+	avail := availableMemoryMB()
 	p.send("usi", "setoption name USI_Hash value 65536", "setoption name MateHash value 65536", "isready")
+	cut := false
 	for {
 		l := p.expect("", 60*time.Second)
 		if strings.HasPrefix(l, "info string") {
 			t.Log(l)
+			cut = cut || strings.Contains(l, "do not fit")
 		}
 		if l == "readyok" {
 			break
 		}
+	}
+	if avail > 0 && avail < 2*65536 && !cut {
+		t.Errorf("%d MB available, 128 GB of tables made without a word", avail)
 	}
 	position := "position startpos moves 7g7f 3c3d"
 	p.send("usinewgame", position, "go btime 0 wtime 0 byoyomi 200")
