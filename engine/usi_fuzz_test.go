@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 // usiSessions are sessions as shogi GUIs drive an engine (the command
@@ -136,11 +138,40 @@ func FuzzUSI(f *testing.F) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("the loop did not end within 10 s on\n%s", clip(string(input), 2000))
 		}
+		// The positions the go commands searched, as the loop reads the
+		// input: nil after a rejected position command.
 		gos, answers := 0, 0
+		cur := kifu.NewStartPosition()
+		var searched []*kifu.Position
 		for _, l := range strings.Split(string(input), "\n") {
-			if f := strings.Fields(l); len(f) > 0 && f[0] == "go" {
+			l = strings.TrimRight(l, "\r")
+			f := strings.Fields(l)
+			switch {
+			case len(f) == 0:
+			case f[0] == "position":
+				cur, _ = kifu.ParseUSIPosition(l)
+			case f[0] == "go":
 				gos++
+				if g, err := parseGo(f[1:]); err == nil && !g.mate && g.perft == 0 && cur != nil {
+					searched = append(searched, cur)
+				}
 			}
+		}
+		// legal reports whether move is a legal move (or a declaration) in
+		// a searched position: which go an answer belongs to is not known
+		// (gameover and quit silence some).
+		legal := func(move string) bool {
+			for _, pos := range searched {
+				if move == "win" && pos.CanDeclareWin() {
+					return true
+				}
+				if m, err := pos.ParseUSIMove(move); err == nil {
+					if ok, _ := pos.IsLegal(m); ok {
+						return true
+					}
+				}
+			}
+			return move == "resign"
 		}
 		for _, l := range strings.Split(out.String(), "\n") {
 			if strings.Contains(l, "internal error") {
@@ -155,6 +186,8 @@ func FuzzUSI(f *testing.F) {
 				answers++
 				if len(f) < 2 || !usiMove.MatchString(f[1]) || len(f) == 4 && (f[2] != "ponder" || !usiMove.MatchString(f[3])) || len(f) == 3 || len(f) > 4 {
 					t.Errorf("bad answer %q", l)
+				} else if !legal(f[1]) {
+					t.Errorf("%q: not a legal move of any position searched, on\n%s", l, clip(string(input), 2000))
 				}
 			case "checkmate":
 				answers++
