@@ -61,7 +61,7 @@ type Limits struct {
 	// Soft is the time after which no new iteration starts; Hard stops the
 	// search at once. Both are measured from the start of the search.
 	Soft, Hard time.Duration
-	// Infinite ignores the time limits until PonderHit (go infinite and
+	// Infinite ignores the time limits until Control.PonderHit (go infinite and
 	// go ponder); the caller waits for stop before reporting the move.
 	Infinite bool
 }
