@@ -59,10 +59,12 @@ type Limits struct {
 	MaxBudget int
 	Nodes     uint64
 	// Soft is the time after which no new iteration starts; Hard stops the
-	// search at once. Both are measured from the start of the search.
+	// search at once. Both are measured from the start of Search (from
+	// NewControl for SearchWith: the USI loop's go).
 	Soft, Hard time.Duration
-	// Infinite ignores the time limits until Control.PonderHit (go infinite and
-	// go ponder); the caller waits for stop before reporting the move.
+	// Infinite ignores the time limits until Control.PonderHit (go
+	// infinite and go ponder); the caller waits for stop before reporting
+	// the move.
 	Infinite bool
 }
 
