@@ -328,8 +328,11 @@ func TestUSIBinaryQuickExit(t *testing.T) {
 // maximum (64 GB each) are made as large as the machine allows, with an
 // info string when they are cut; the engine does not die.
 func TestUSIBinaryHugeHash(t *testing.T) {
-	p := startBinary(t)
 	avail := availableMemoryMB()
+	if avail == 0 {
+		t.Skip("the memory available is not known on this system: the engine would make 128 GB of tables")
+	}
+	p := startBinary(t)
 	p.send("usi", "setoption name USI_Hash value 65536", "setoption name MateHash value 65536", "isready")
 	cut := false
 	for {
@@ -342,7 +345,7 @@ func TestUSIBinaryHugeHash(t *testing.T) {
 			break
 		}
 	}
-	if avail > 0 && avail < 2*65536 && !cut {
+	if avail < 2*65536 && !cut {
 		t.Errorf("%d MB available, 128 GB of tables made without a word", avail)
 	}
 	position := "position startpos moves 7g7f 3c3d"
