@@ -39,26 +39,21 @@ type mateHooks struct {
 	// node's mate search.
 	RootMateNodes, NodeMateNodes uint64
 
-	mateStats  MateStats
-	mateHashMB int
-	noThreat   bool // no threat extension (experiments)
+	mateStats MateStats
+	noThreat  bool // no threat extension (experiments)
 	// threatExt[ply]: a node on the path to ply was extended for a threat.
 	threatExt [MaxPly + 2]bool
 }
 
 func newMateHooks() mateHooks {
-	return mateHooks{Mate: NewMateSolver(DefaultMateHashMB), mateHashMB: DefaultMateHashMB,
+	return mateHooks{Mate: NewMateSolver(DefaultMateHashMB),
 		RootMateNodes: DefaultRootMateNodes, NodeMateNodes: DefaultNodeMateNodes}
 }
 
-// applyMateOptions sets the mate searches from the USI options MateHash
-// (reallocating the table only when its size changes), RootMateNodes and
-// NodeMateNodes.
+// applyMateOptions sets the mate searches from the USI options
+// RootMateNodes and NodeMateNodes (the USI loop sizes the table, from
+// MateHash: usi.prepare).
 func (s *Searcher) applyMateOptions(o *options) {
-	if mb := o.int("MateHash"); mb != s.mateHashMB {
-		s.Mate.Resize(mb)
-		s.mateHashMB = mb
-	}
 	s.RootMateNodes = uint64(o.int("RootMateNodes"))
 	s.NodeMateNodes = uint64(o.int("NodeMateNodes"))
 }
@@ -88,14 +83,14 @@ func (s *Searcher) rootMate(res *Result, info func(Info)) bool {
 	}
 	start := s.start.UnixNano()
 	lim := MateLimits{Nodes: s.RootMateNodes, Abort: func() bool {
-		if s.stopped.Load() {
+		if s.ctl.stopped.Load() {
 			return true
 		}
-		if s.infinite.Load() {
+		if s.ctl.infinite.Load() {
 			return false
 		}
 		now := time.Now().UnixNano()
-		soft, hard := s.softAt.Load(), s.hardAt.Load()
+		soft, hard := s.ctl.softAt.Load(), s.ctl.hardAt.Load()
 		return soft != 0 && now >= start+(soft-start)/4 || hard != 0 && now >= hard
 	}}
 	r := s.Mate.Solve(s.pos, lim)
@@ -136,7 +131,7 @@ func (s *Searcher) interiorMate(ply int, budget *int, inCheck bool, key uint64) 
 	if inCheck || *budget < mateBudget || s.Mate == nil || s.NodeMateNodes == 0 {
 		return 0, false
 	}
-	lim := MateLimits{Nodes: s.NodeMateNodes, NoPV: true}
+	lim := MateLimits{Nodes: s.NodeMateNodes, NoPV: true, Abort: s.stoppedFn}
 	r := s.Mate.Solve(s.pos, lim)
 	s.mateStats.Nodes += r.Nodes
 	s.mateStats.Interior++
@@ -161,7 +156,7 @@ func (s *Searcher) interiorMate(ply int, budget *int, inCheck bool, key uint64) 
 	}
 	// Two mate searches cost as much as many nodes of the main search:
 	// look at the clock.
-	if at := s.hardAt.Load(); at != 0 && !s.infinite.Load() && time.Now().UnixNano() >= at {
+	if at := s.ctl.hardAt.Load(); at != 0 && !s.ctl.infinite.Load() && time.Now().UnixNano() >= at {
 		s.aborted = true
 	}
 	return 0, false

@@ -78,11 +78,17 @@ func newMateTable(mb int) *mateTable {
 func (t *mateTable) resize(mb int) {
 	n := uint64(max(mb, 1)) << 20 / uint64(unsafe.Sizeof(mateCluster{}))
 	n = 1 << (63 - bits.LeadingZeros64(n))
+	t.clusters = nil // the old table may go before the new one comes
 	t.clusters = make([]mateCluster, n)
 	t.mask = n - 1
 }
 
 func (t *mateTable) clear() { clear(t.clusters) }
+
+// SizeMB returns the size of the solver's table in megabytes.
+func (s *MateSolver) SizeMB() int {
+	return len(s.tt.clusters) * int(unsafe.Sizeof(mateCluster{})) >> 20
+}
 
 // handCovers reports whether hand a holds at least as many pieces of
 // every type as hand b.

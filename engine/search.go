@@ -59,10 +59,12 @@ type Limits struct {
 	MaxBudget int
 	Nodes     uint64
 	// Soft is the time after which no new iteration starts; Hard stops the
-	// search at once. Both are measured from the start of the search.
+	// search at once. Both are measured from the start of Search (from
+	// NewControl for SearchWith: the USI loop's go).
 	Soft, Hard time.Duration
-	// Infinite ignores the time limits until PonderHit (go infinite and
-	// go ponder); the caller waits for stop before reporting the move.
+	// Infinite ignores the time limits until Control.PonderHit (go
+	// infinite and go ponder); the caller waits for stop before reporting
+	// the move.
 	Infinite bool
 }
 
@@ -127,16 +129,22 @@ type Searcher struct {
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
 
-	pos      *kifu.Position
-	limits   Limits
+	pos    *kifu.Position
+	limits Limits
+	ctl    *Control // the running search's stop, ponderhit and clock
+	ownCtl Control  // Search's control
+	// current is ctl while a search runs (nil between searches), for Stop.
+	current  atomic.Pointer[Control]
 	start    time.Time
 	nodes    uint64
 	seldepth int
-	stopped  atomic.Bool
 	aborted  bool
-	stack    [MaxPly + 2]frame
-	history  [kifu.PieceNB][kifu.SquareNB]int32
-	rootPrev kifu.Move
+	// stoppedFn is ctlStopped as a func value, made once (the interior
+	// mate searches poll it without allocating).
+	stoppedFn func() bool
+	stack     [MaxPly + 2]frame
+	history   [kifu.PieceNB][kifu.SquareNB]int32
+	rootPrev  kifu.Move
 	// the best fully searched root move of the current iteration
 	iterMove  kifu.Move
 	iterValue Value
@@ -145,11 +153,7 @@ type Searcher struct {
 	iterStats, rootStats []RootStat
 	mainDepth            int // deepest ply expanded by search (not qsearch)
 	reSearches           uint64
-	// ponderHit, when set, moves the time limits to start now (USI ponderhit).
-	hardAt, softAt atomic.Int64 // unix nanos; 0 = none
-	// infinite is Limits.Infinite while the search runs; PonderHit clears it.
-	infinite atomic.Bool
-	qcls     categorize.Classifier // facts of quiescence moves
+	qcls                 categorize.Classifier // facts of quiescence moves
 	// evalCache holds recent static evaluations (see evaluate).
 	evalCache [evalCacheSize]evalEntry
 	// Depth mode (engine/depth.go): the classifier and facts of the node
@@ -166,51 +170,115 @@ type Searcher struct {
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	return &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks()}
+	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks()}
+	s.stoppedFn = s.ctlStopped
+	s.ctl = &s.ownCtl
+	return s
 }
 
-// Stop makes a running search return as soon as possible. It is safe to
-// call from another goroutine.
-func (s *Searcher) Stop() { s.stopped.Store(true) }
+// Control is what other goroutines may change in one running search: a
+// stop, a ponderhit and with it the time limits. Each search has its own,
+// made before the search starts (NewControl, then SearchWith): a Stop or
+// a PonderHit that comes at any time after NewControl is honoured, even
+// before the goroutine that runs the search has begun.
+type Control struct {
+	limits         Limits
+	start          time.Time
+	stopped        atomic.Bool
+	infinite       atomic.Bool  // Limits.Infinite until PonderHit
+	softAt, hardAt atomic.Int64 // unix nanos; 0 = none
+}
 
-// PonderHit turns a running infinite (ponder) search into a timed one
-// whose soft and hard limits start now. It is safe to call from another
-// goroutine.
-func (s *Searcher) PonderHit(soft, hard time.Duration) {
+// NewControl returns the control of a search within limits, whose clock
+// (Limits.Soft and Limits.Hard) starts now.
+func NewControl(limits Limits) *Control {
+	c := new(Control)
+	c.reset(limits)
+	return c
+}
+
+// reset makes c the control of a new search within limits, whose clock
+// starts now. Only a control no other goroutine holds may be reset.
+func (c *Control) reset(limits Limits) {
+	c.limits, c.start = limits, time.Now()
+	c.stopped.Store(false)
+	c.infinite.Store(limits.Infinite)
+	c.softAt.Store(0)
+	c.hardAt.Store(0)
+	if limits.Soft > 0 {
+		c.softAt.Store(c.start.Add(limits.Soft).UnixNano())
+	}
+	if limits.Hard > 0 {
+		c.hardAt.Store(c.start.Add(limits.Hard).UnixNano())
+	}
+}
+
+// Stop makes the search return as soon as possible (at once if it has
+// not started yet). It is safe to call from any goroutine, at any time.
+func (c *Control) Stop() { c.stopped.Store(true) }
+
+// Stopped reports whether Stop was called.
+func (c *Control) Stopped() bool { return c.stopped.Load() }
+
+// PonderHit turns an infinite (ponder) search into a timed one whose soft
+// and hard limits start now. It is safe to call from any goroutine, at
+// any time.
+func (c *Control) PonderHit(soft, hard time.Duration) {
 	now := time.Now()
 	if soft > 0 {
-		s.softAt.Store(now.Add(soft).UnixNano())
+		c.softAt.Store(now.Add(soft).UnixNano())
 	}
 	if hard > 0 {
-		s.hardAt.Store(now.Add(hard).UnixNano())
+		c.hardAt.Store(now.Add(hard).UnixNano())
 	}
-	s.infinite.Store(false)
+	c.infinite.Store(false)
 }
 
-// NewGame clears what the searcher learned (table, history).
+// Stop makes the running search, if any, return as soon as possible. It
+// is safe to call from another goroutine. A Stop between two searches is
+// lost: a caller that may stop a search before it starts makes its own
+// Control (NewControl, SearchWith), as the USI loop does.
+func (s *Searcher) Stop() {
+	if c := s.current.Load(); c != nil {
+		c.Stop()
+	}
+}
+
+func (s *Searcher) ctlStopped() bool { return s.ctl.stopped.Load() }
+
+// NewGame clears what the searcher learned (table, history). A table no
+// search has used is empty already, and is left alone.
 func (s *Searcher) NewGame() {
-	s.TT.Clear()
+	if s.TT.Used() {
+		s.TT.Clear()
+	}
 	s.history = [kifu.PieceNB][kifu.SquareNB]int32{}
 }
 
-// Search searches pos (which it uses and restores) and returns the best
-// move. info, if not nil, receives a report after every iteration.
+// Search searches pos (which it uses and restores) within limits, whose
+// clock starts now, and returns the best move. info, if not nil, receives
+// a report after every iteration.
 func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Result {
+	s.ownCtl.reset(limits) // nobody else holds it: no stop can come
+	return s.SearchWith(pos, &s.ownCtl, info)
+}
+
+// SearchWith is Search within the limits of ctl, which another goroutine
+// may stop or turn from pondering to a timed search (Control). The result
+// always holds a legal move when pos has one: if no iteration finished
+// (a stop or a limit came first), the best root move searched so far, or
+// else the table's move or the most probable move, scored by the static
+// evaluation.
+func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info)) Result {
+	limits := ctl.limits
 	s.pos = pos
 	s.limits = limits
-	s.start = time.Now()
+	s.ctl = ctl
+	s.current.Store(ctl)
+	defer s.current.Store(nil)
+	s.start = ctl.start
 	s.nodes, s.mateStats = 0, MateStats{}
 	s.aborted = false
-	s.stopped.Store(false)
-	s.infinite.Store(limits.Infinite)
-	s.softAt.Store(0)
-	s.hardAt.Store(0)
-	if limits.Soft > 0 {
-		s.softAt.Store(s.start.Add(limits.Soft).UnixNano())
-	}
-	if limits.Hard > 0 {
-		s.hardAt.Store(s.start.Add(limits.Hard).UnixNano())
-	}
 	s.TT.NewSearch()
 	s.rootPrev = pos.LastMove()
 	for i := range s.stack {
@@ -247,9 +315,20 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 		if s.aborted {
 			// The table move (the previous best) is searched first, so a
 			// different best move of the unfinished iteration beat it.
-			if s.iterMove != kifu.MoveNone && (s.iterMove != res.Move || res.Score == -InfiniteValue) {
+			switch {
+			case res.Budget > 0:
+				if s.iterMove != kifu.MoveNone && s.iterMove != res.Move {
+					res.Move, res.Score = s.iterMove, s.iterValue
+					res.PV = append(res.PV[:0], root.pv[:root.pvLen]...)
+				}
+			case s.iterMove != kifu.MoveNone && s.iterValue > -MateInMaxPly:
+				// The first iteration was cut short: its best move so far
+				// (a mate against it says nothing of the moves not searched).
 				res.Move, res.Score = s.iterMove, s.iterValue
 				res.PV = append(res.PV[:0], root.pv[:root.pvLen]...)
+			default:
+				res.Move, res.Score = s.fallbackMove(), s.evaluate()
+				res.PV = append(res.PV[:0], res.Move)
 			}
 			break
 		}
@@ -274,6 +353,34 @@ func (s *Searcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Re
 		res.Ponder = res.PV[1]
 	}
 	return s.finish(res)
+}
+
+// fallbackMove returns a root move for a search cut short before any
+// root move was searched: the table's move if it is legal, else the move
+// the Coster finds most probable (the first generated without a Coster).
+func (s *Searcher) fallbackMove() kifu.Move {
+	root := &s.stack[0]
+	moves := s.pos.GenerateMoves(kifu.Legal, root.moves[:0])
+	if e, ok := s.TT.Probe(s.pos.Key()); ok {
+		if m := s.pos.ToMove(e.move); m != kifu.MoveNone {
+			for _, x := range moves {
+				if x == m {
+					return m
+				}
+			}
+		}
+	}
+	best := moves[0]
+	if len(moves) > 1 && s.Coster != nil {
+		costs := root.costs[:len(moves)]
+		s.Coster.Costs(s.pos, s.rootPrev, moves, costs)
+		for i, c := range costs {
+			if c < costs[0] {
+				best, costs[0] = moves[i], c
+			}
+		}
+	}
+	return best
 }
 
 // RootStats returns, per root move, what the last finished iteration of
@@ -310,10 +417,10 @@ func (s *Searcher) info(budget int, v Value, pv []kifu.Move) Info {
 }
 
 func (s *Searcher) pastSoft() bool {
-	if s.infinite.Load() {
+	if s.ctl.infinite.Load() {
 		return false
 	}
-	if at := s.softAt.Load(); at != 0 && time.Now().UnixNano() >= at {
+	if at := s.ctl.softAt.Load(); at != 0 && time.Now().UnixNano() >= at {
 		return true
 	}
 	return s.limits.Nodes > 0 && s.nodes >= s.limits.Nodes
@@ -330,12 +437,12 @@ func (s *Searcher) checkAbort() bool {
 	if s.aborted {
 		return true
 	}
-	if s.stopped.Load() {
+	if s.ctl.stopped.Load() {
 		s.aborted = true
 		return true
 	}
 	if s.nodes%pollEvery == 0 {
-		if at := s.hardAt.Load(); at != 0 && time.Now().UnixNano() >= at && !s.infinite.Load() {
+		if at := s.ctl.hardAt.Load(); at != 0 && time.Now().UnixNano() >= at && !s.ctl.infinite.Load() {
 			s.aborted = true
 		}
 		if s.limits.Nodes > 0 && s.nodes >= s.limits.Nodes {

@@ -17,7 +17,7 @@ func newTestSearcher() *Searcher { return NewSearcher(16, DefaultConfig().Coster
 // the budget the search had left at each of its positions.
 func principalLine(s *Searcher, pos *kifu.Position, m kifu.Move, budget int) (line []kifu.Move, budgets []int) {
 	s.pos, s.limits, s.aborted = pos, Limits{}, false
-	s.stopped.Store(false)
+	s.ctl = NewControl(Limits{})
 	s.TT.Clear()
 	pos.DoMove(m)
 	s.search(1, budget, -InfiniteValue, InfiniteValue, true)
@@ -141,5 +141,32 @@ func TestNodesShrinkAsThresholdRises(t *testing.T) {
 			t.Errorf("threshold 2^-%d searched %d nodes, not fewer than the lower threshold's %d", budget/HalfCost, res.Nodes, prev)
 		}
 		prev = res.Nodes
+	}
+}
+
+// TestSearchCutShort: a search stopped before it starts, or limited to
+// fewer nodes than its first iteration needs, still returns a legal move
+// scored by the static evaluation rather than resignation (-infinity);
+// one that finishes its first iteration is unchanged by a later stop.
+func TestSearchCutShort(t *testing.T) {
+	for _, bp := range benchPositions {
+		pos, err := kifu.ParseSFEN(bp.sfen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stopped := NewControl(Limits{Infinite: true})
+		stopped.Stop()
+		for name, run := range map[string]func(s *Searcher) Result{
+			"stopped":  func(s *Searcher) Result { return s.SearchWith(pos, stopped, nil) },
+			"nodes 10": func(s *Searcher) Result { return s.Search(pos, Limits{Nodes: 10}, nil) },
+		} {
+			res := run(newTestSearcher())
+			if ok, why := pos.IsLegal(res.Move); !ok {
+				t.Errorf("%s, %s: move %v: %v", bp.name, name, res.Move, why)
+			}
+			if res.Score <= -MateInMaxPly {
+				t.Errorf("%s, %s: score %d", bp.name, name, res.Score)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -45,6 +46,7 @@ type TT struct {
 	clusters []ttCluster
 	mask     uint64
 	gen      uint8
+	used     bool // a search ran since the table was allocated or cleared
 }
 
 // NewTT returns a table of about mb megabytes (rounded down to a power of
@@ -59,19 +61,33 @@ func NewTT(mb int) *TT {
 func (t *TT) Resize(mb int) {
 	n := uint64(max(mb, 1)) << 20 / 64
 	n = 1 << (63 - bits.LeadingZeros64(n))
+	t.clusters = nil // the old table may go before the new one comes
 	t.clusters = make([]ttCluster, n)
 	t.mask = n - 1
 	t.gen = 0
+	t.used = false
 }
 
-// Clear empties the table.
+// SizeMB returns the size of the table in megabytes.
+func (t *TT) SizeMB() int { return len(t.clusters) * int(unsafe.Sizeof(ttCluster{})) >> 20 }
+
+// Clear empties the table (a multi-gigabyte table takes seconds: see
+// Used).
 func (t *TT) Clear() {
 	clear(t.clusters)
 	t.gen = 0
+	t.used = false
 }
 
+// Used reports whether a search (Searcher.Search) ran since the table was
+// allocated or cleared: an unused table is empty, and need not be cleared.
+func (t *TT) Used() bool { return t.used }
+
 // NewSearch ages the table: entries of earlier searches are replaced first.
-func (t *TT) NewSearch() { t.gen = (t.gen + 1) & 63 }
+func (t *TT) NewSearch() {
+	t.gen = (t.gen + 1) & 63
+	t.used = true
+}
 
 // Probe looks key up. It returns the entry and whether it was found.
 func (t *TT) Probe(key uint64) (e ttEntry, ok bool) {

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,57 +26,133 @@ type Config struct {
 	PerMoveCoster Coster
 }
 
+// maxLine bounds a USI command line: "position startpos moves ..." of a
+// game of 100,000 moves fits. A longer line is dropped whole, with an
+// "info string" note, and the loop goes on.
+const maxLine = 1 << 20
+
+// quitGrace is how long "quit" and the end of the input wait for a
+// running search to stop before RunUSI returns anyway.
+const quitGrace = 2 * time.Second
+
 // RunUSI speaks the USI protocol (https://shogidokoro2.stars.ne.jp/usi.html,
-// summarised in formats.md §5.3) on r and w until "quit" or the end of r.
-// Unknown commands and malformed lines are ignored (with an "info string"
-// note); nothing the GUI sends can crash the loop. Extensions: "go perft
-// N", "d" (print the position), "eval" (static evaluation).
+// summarised in formats.md §5.3) on r and w until "quit" or the end of r,
+// both of which end a running search. Unknown commands and malformed
+// lines are ignored (with an "info string" note); nothing the GUI sends
+// can crash the loop. Extensions: "go perft N" (stopped like "go
+// infinite"), "d" (print the position), "eval" (static evaluation).
+//
+// A "stop" or "ponderhit" is honoured whenever it comes after its "go",
+// even in the same write. After a rejected "position" command the engine
+// has no position: "go" then answers "bestmove resign" ("checkmate
+// timeout" for "go mate") with an "info string" saying why, rather than
+// play a move of another board. The hash tables are allocated at
+// "isready", and cleared there after a "gameover" (the GUI waits for
+// "readyok"; its clock starts at "go"), within the memory the machine
+// has.
 func RunUSI(r io.Reader, w io.Writer, cfg Config) error {
 	u := newUSI(w, cfg)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	for sc.Scan() {
-		if u.handle(sc.Text()) {
-			break
+	defer u.out.close() // a search that outlived quitGrace writes nothing more
+	br := bufio.NewReaderSize(r, 64*1024)
+	for {
+		line, tooLong, err := readLine(br, maxLine)
+		switch {
+		case tooLong:
+			u.out.println("info string ignored a line of more than %d bytes", maxLine)
+		case len(line) > 0:
+			if u.handle(string(line)) {
+				u.quit()
+				return nil
+			}
+		}
+		if err == io.EOF {
+			u.quit()
+			return nil
+		}
+		if err != nil {
+			u.quit()
+			return fmt.Errorf("engine: reading USI input: %w", err)
 		}
 	}
-	u.stopSearch(true)
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("engine: reading USI input: %w", err)
-	}
-	return nil
 }
 
-// usi is the state of one protocol session.
+// readLine reads one line of br without its end ("\n" or "\r\n"). A
+// line of more than limit bytes is read to its end and dropped: tooLong.
+func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > limit+2 {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if tooLong && len(line) == 0 {
+			line = nil
+		}
+		return line, tooLong, err
+	}
+}
+
+// usi is the state of one protocol session. Only the loop's goroutine
+// touches it; a running search shares only its job.
 type usi struct {
 	cfg  Config
 	out  *lineWriter
 	opts *options
 	srch *Searcher
-	pos  *kifu.Position
+	// pos is the position of the last "position" command; nil after one
+	// was rejected (posErr says why) until the next valid one.
+	pos    *kifu.Position
+	posErr error
+	job    *job // the running "go", if any
+	// tablesFor are the USI_Hash and MateHash the tables were made for.
+	tablesFor [2]int
+	// gameOver: a "gameover" came since the last search; the next
+	// "isready" clears the transposition table.
+	gameOver bool
+}
 
-	// The running search, if any.
-	mu       sync.Mutex
-	running  bool
-	done     chan struct{} // closed when the search goroutine has finished
+// job is one running "go": a search, a mate search or a perft. Its
+// state is set up by the loop before the goroutine that runs it starts,
+// so a "stop" or "ponderhit" that follows "go" at once is not lost.
+type job struct {
+	done     chan struct{} // closed when the goroutine has finished (and reported)
 	release  chan struct{} // closed when an infinite/ponder search may report
 	released bool
-	ponder   bool // the running search is a ponder search (not hit yet)
+	ponder   bool // a ponder search not hit yet
+	silent   atomic.Bool
+	stop     func()
+	ctl      *Control // the search's (nil for go mate and go perft)
 	clock    Clock
-	silent   bool   // gameover: do not report the move
-	stop     func() // stops the running search (Searcher.Stop or MateSolver.Stop)
+	us       kifu.Color
+	ply      int
 }
 
 // lineWriter serialises output lines from the loop and the search.
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
 }
 
 func (l *lineWriter) println(format string, a ...any) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(l.w, format+"\n", a...)
+	if !l.closed {
+		fmt.Fprintf(l.w, format+"\n", a...)
+	}
+}
+
+func (l *lineWriter) close() {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
 }
 
 func newUSI(w io.Writer, cfg Config) *usi {
@@ -107,21 +185,25 @@ func (u *usi) handle(line string) (quit bool) {
 		}
 		u.out.println("usiok")
 	case "isready":
-		u.searcher()
+		if u.job == nil { // a ping during a search: the tables are in use
+			u.prepare(u.gameOver)
+		}
 		u.out.println("readyok")
 	case "setoption":
 		u.setOption(f[1:])
 	case "usinewgame":
 		u.finishSearch()
-		u.searcher().NewGame()
+		u.prepare(false).NewGame() // cheap after isready cleared the table
+		u.gameOver = false
 	case "position":
 		u.finishSearch()
 		p, err := kifu.ParseUSIPosition(line)
 		if err != nil {
-			u.out.println("info string ignored position: %v", err)
+			u.pos, u.posErr = nil, err
+			u.out.println("info string ignored position: %v; no position until the next valid one", err)
 			return false
 		}
-		u.pos = p
+		u.pos, u.posErr = p, nil
 	case "go":
 		u.goCmd(f[1:])
 	case "stop":
@@ -130,11 +212,20 @@ func (u *usi) handle(line string) (quit bool) {
 		u.ponderHit()
 	case "gameover":
 		u.stopSearch(true)
+		u.gameOver = true
 	case "quit":
 		return true
 	case "d":
+		if u.pos == nil {
+			u.out.println("info string no position: %v", u.posErr)
+			break
+		}
 		u.out.println("info string sfen %s", u.pos.SFEN())
 	case "eval":
+		if u.pos == nil {
+			u.out.println("info string no position: %v", u.posErr)
+			break
+		}
 		u.out.println("info string eval %d", Evaluate(u.pos))
 	default:
 		u.out.println("info string unknown command %q", clip(f[0], 40))
@@ -142,12 +233,64 @@ func (u *usi) handle(line string) (quit bool) {
 	return false
 }
 
-func (u *usi) searcher() *Searcher {
-	if u.srch == nil {
-		u.srch = NewSearcher(u.opts.int("USI_Hash"), u.cfg.Coster)
-		u.srch.applyMateOptions(u.opts)
+// quit ends a running search without its report, waiting for it at most
+// quitGrace.
+func (u *usi) quit() {
+	j := u.job
+	if j == nil {
+		return
 	}
-	return u.srch
+	j.silent.Store(true)
+	if !j.released {
+		close(j.release)
+		j.released = true
+	}
+	j.stop()
+	select {
+	case <-j.done:
+	case <-time.After(quitGrace):
+		u.out.println("info string the search did not stop within %v; quitting", quitGrace)
+	}
+	u.job = nil
+}
+
+// searcher returns the searcher, its tables made to the options' sizes.
+func (u *usi) searcher() *Searcher { return u.prepare(false) }
+
+// prepare makes the searcher if there is none yet and (re)allocates its
+// tables when USI_Hash or MateHash changed, within the memory available
+// (fitTables), saying so in an "info string" when a table gets less than
+// asked. clear also empties a transposition table that a search used.
+// The GUI waits for "readyok", not for "go": this is the work of isready.
+func (u *usi) prepare(clear bool) *Searcher {
+	if u.srch == nil {
+		u.srch = NewSearcher(1, u.cfg.Coster)
+		u.tablesFor = [2]int{-1, -1}
+	}
+	s := u.srch
+	s.applyMateOptions(u.opts)
+	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
+	if want != u.tablesFor {
+		held := s.TT.SizeMB() + s.Mate.SizeMB()
+		// Free the old tables before making the new ones.
+		s.TT.clusters, s.Mate.tt.clusters = nil, nil
+		if held >= 256 {
+			debug.FreeOSMemory()
+		}
+		avail := availableMemoryMB()
+		tt, mate := fitTables(want[0], want[1], held, avail)
+		s.TT.Resize(tt)
+		s.Mate.Resize(mate)
+		if tt < want[0] || mate < want[1] {
+			// The sizes made (a table has a power of two of clusters).
+			u.out.println("info string USI_Hash %d MB and MateHash %d MB do not fit in the %d MB of memory available: using %d MB and %d MB",
+				want[0], want[1], avail+held, s.TT.SizeMB(), s.Mate.SizeMB())
+		}
+		u.tablesFor = want
+	} else if clear && s.TT.Used() {
+		s.TT.Clear()
+	}
+	return s
 }
 
 func (u *usi) setOption(args []string) {
@@ -171,14 +314,8 @@ func (u *usi) setOption(args []string) {
 	n := strings.Join(name, " ")
 	if err := u.opts.set(n, strings.Join(value, " ")); err != nil {
 		u.out.println("info string %v", err)
-		return
 	}
-	if n == "USI_Hash" && u.srch != nil {
-		u.srch.TT.Resize(u.opts.int("USI_Hash"))
-	}
-	if u.srch != nil {
-		u.srch.applyMateOptions(u.opts)
-	}
+	// The tables are resized at the next isready (or go).
 }
 
 // goParams are the arguments of a "go" command.
@@ -276,11 +413,21 @@ func (u *usi) goCmd(args []string) {
 		u.out.println("info string ignored go: %v", err)
 		return
 	}
+	if u.pos == nil {
+		// A move of the previous board would be a move of another game.
+		u.out.println("info string no position to search (the last position command was rejected: %v)", u.posErr)
+		switch {
+		case g.perft > 0:
+		case g.mate:
+			u.out.println("checkmate timeout")
+		default:
+			u.out.println("bestmove resign")
+		}
+		return
+	}
 	switch {
 	case g.perft > 0:
-		start := time.Now()
-		n := u.pos.Perft(g.perft)
-		u.out.println("info string perft %d nodes %d time %d", g.perft, n, time.Since(start).Milliseconds())
+		u.goPerft(g.perft)
 		return
 	case g.mate:
 		u.goMate(g.mateTime)
@@ -302,35 +449,89 @@ func (u *usi) goCmd(args []string) {
 	if !limits.Infinite {
 		limits.Soft, limits.Hard = PlanTime(g.clock, u.pos.SideToMove(), u.pos.MoveNumber(), overhead)
 	}
-	u.mu.Lock()
-	u.running = true
-	u.done = make(chan struct{})
-	u.release = make(chan struct{})
-	u.released = false
-	u.ponder = g.ponder
-	u.clock = g.clock
-	u.silent = false
-	u.stop = s.Stop
-	if !limits.Infinite {
-		close(u.release)
-		u.released = true
-	}
-	done, release := u.done, u.release
-	u.mu.Unlock()
-
+	ctl := NewControl(limits) // the clock starts at go
+	j := u.start(ctl.Stop, limits.Infinite)
+	j.ctl, j.ponder, j.clock = ctl, g.ponder, g.clock
+	j.us, j.ply = u.pos.SideToMove(), u.pos.MoveNumber()
 	pos := u.pos.Clone()
+	ponder := u.opts.bool("USI_Ponder")
 	go func() {
-		defer close(done)
-		res := s.Search(pos, limits, func(i Info) { u.out.println("%s", formatInfo(i)) })
-		<-release // infinite and ponder searches report only after stop/ponderhit
-		u.mu.Lock()
-		silent := u.silent
-		u.running = false
-		u.mu.Unlock()
-		if !silent {
-			u.out.println("%s", formatBestMove(res, u.opts.bool("USI_Ponder")))
+		defer close(j.done)
+		defer u.recoverSearch("bestmove resign")
+		res := s.SearchWith(pos, ctl, func(i Info) { u.out.println("%s", formatInfo(i)) })
+		<-j.release // infinite and ponder searches report only after stop/ponderhit
+		if !j.silent.Load() {
+			u.out.println("%s", formatBestMove(res, ponder))
 		}
 	}()
+}
+
+// start makes the job of a "go" whose goroutine the caller starts;
+// waits says it waits for stop (or ponderhit) to report.
+func (u *usi) start(stop func(), waits bool) *job {
+	j := &job{done: make(chan struct{}), release: make(chan struct{}), stop: stop}
+	if !waits {
+		close(j.release)
+		j.released = true
+	}
+	u.job = j
+	return j
+}
+
+// recoverSearch turns a panic of a search goroutine into an "info
+// string" and the answer the GUI waits for.
+func (u *usi) recoverSearch(answer string) {
+	if r := recover(); r != nil {
+		u.out.println("info string internal error in the search: %v", r)
+		u.out.println("%s", answer)
+	}
+}
+
+// goPerft counts the leaves of the move tree of the given depth, as a
+// job that any command needing the engine idle stops.
+func (u *usi) goPerft(depth int) {
+	ctl := NewControl(Limits{Infinite: true})
+	j := u.start(ctl.Stop, true)
+	pos := u.pos.Clone()
+	go func() {
+		defer close(j.done)
+		defer u.recoverSearch("info string perft failed")
+		n, ok := perft(pos, depth, &ctl.stopped)
+		ms := time.Since(ctl.start).Milliseconds()
+		if !ok {
+			u.out.println("info string perft %d stopped after %d leaves, time %d", depth, n, ms)
+			return
+		}
+		u.out.println("info string perft %d nodes %d time %d", depth, n, ms)
+	}()
+}
+
+// perft counts the leaves of pos's LegalAll move tree of the given depth,
+// as kifu.Position.Perft does, looking at stop at every interior node. A
+// stop returns the leaves counted so far and false.
+func perft(pos *kifu.Position, depth int, stop *atomic.Bool) (uint64, bool) {
+	if depth <= 0 {
+		return 1, true
+	}
+	if stop.Load() {
+		return 0, false
+	}
+	var buf [kifu.MaxMoves]kifu.Move
+	moves := pos.GenerateMoves(kifu.LegalAll, buf[:0])
+	if depth == 1 {
+		return uint64(len(moves)), true
+	}
+	var n uint64
+	for _, m := range moves {
+		pos.DoMove(m)
+		c, ok := perft(pos, depth-1, stop)
+		pos.UndoMove()
+		n += c
+		if !ok {
+			return n, false
+		}
+	}
+	return n, true
 }
 
 // goMate answers "go mate": a df-pn mate search of the position for the
@@ -340,32 +541,14 @@ func (u *usi) goCmd(args []string) {
 // needs the engine idle, as an infinite search is.
 func (u *usi) goMate(limit time.Duration) {
 	ms := u.searcher().Mate
-	// A flag of this search alone: a "stop" that comes before the search
-	// has started still stops it.
-	stopped := new(atomic.Bool)
-	u.mu.Lock()
-	u.running = true
-	u.done = make(chan struct{})
-	u.release = make(chan struct{})
-	u.released = limit > 0
-	if u.released {
-		close(u.release)
-	}
-	u.ponder = false
-	u.silent = false
-	u.stop = func() { stopped.Store(true) }
-	done := u.done
-	u.mu.Unlock()
-
+	ctl := NewControl(Limits{Infinite: limit == 0})
+	j := u.start(ctl.Stop, limit == 0)
 	pos := u.pos.Clone()
 	go func() {
-		defer close(done)
-		res := ms.Solve(pos, MateLimits{Time: limit, Abort: stopped.Load})
-		u.mu.Lock()
-		silent := u.silent
-		u.running = false
-		u.mu.Unlock()
-		if silent {
+		defer close(j.done)
+		defer u.recoverSearch("checkmate timeout")
+		res := ms.Solve(pos, MateLimits{Time: limit, Abort: ctl.Stopped})
+		if j.silent.Load() {
 			return
 		}
 		ms := res.Time.Milliseconds()
@@ -396,58 +579,56 @@ func formatCheckmate(r MateResult) string {
 }
 
 // finishSearch lets a running timed search finish and report its move; a
-// running infinite or ponder search is stopped (and reports, as after
-// "stop"). A GUI that follows the protocol never needs this: it is the
-// polite answer to a command that arrives while the engine is thinking.
+// running infinite or ponder search (or perft) is stopped (and reports,
+// as after "stop"). A GUI that follows the protocol never needs this: it
+// is the polite answer to a command that arrives while the engine is
+// thinking.
 func (u *usi) finishSearch() {
-	u.mu.Lock()
-	running, released, done := u.running, u.released, u.done
-	u.mu.Unlock()
-	if !running {
+	j := u.job
+	if j == nil {
 		return
 	}
-	if !released {
+	if !j.released {
 		u.stopSearch(false)
 		return
 	}
-	<-done
+	<-j.done
+	u.job = nil
 }
 
 // stopSearch stops a running search and waits for it. silent suppresses
 // its bestmove (the GUI is not waiting for one).
 func (u *usi) stopSearch(silent bool) {
-	u.mu.Lock()
-	if !u.running {
-		u.mu.Unlock()
+	j := u.job
+	if j == nil {
 		return
 	}
 	if silent {
-		u.silent = true
+		j.silent.Store(true)
 	}
-	done := u.done
-	if !u.released {
-		close(u.release)
-		u.released = true
+	if !j.released {
+		close(j.release)
+		j.released = true
 	}
-	stop := u.stop
-	u.mu.Unlock()
-	stop()
-	<-done
+	j.stop()
+	<-j.done
+	u.job = nil
 }
 
+// ponderHit turns the running ponder search into a timed one, on the
+// clock of its "go ponder".
 func (u *usi) ponderHit() {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if !u.running || !u.ponder {
+	j := u.job
+	if j == nil || !j.ponder {
 		return
 	}
-	u.ponder = false
+	j.ponder = false
 	overhead := time.Duration(u.opts.int("MoveOverhead")) * time.Millisecond
-	soft, hard := PlanTime(u.clock, u.pos.SideToMove(), u.pos.MoveNumber(), overhead)
-	u.srch.PonderHit(soft, hard)
-	if !u.released {
-		close(u.release)
-		u.released = true
+	soft, hard := PlanTime(j.clock, j.us, j.ply, overhead)
+	j.ctl.PonderHit(soft, hard)
+	if !j.released {
+		close(j.release)
+		j.released = true
 	}
 }
 

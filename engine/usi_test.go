@@ -25,12 +25,17 @@ type usiProc struct {
 	wait  func() error
 }
 
-// buildEngine builds cmd/rpshogi-engine once per test binary.
+// engineDir is the folder buildEngine builds into; TestMain removes it.
+var engineDir string
+
+// buildEngine builds cmd/rpshogi-engine once per test binary, into a
+// temporary folder that TestMain removes when the tests end.
 var buildEngine = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "rpshogi-engine-test-*")
 	if err != nil {
 		return "", err
 	}
+	engineDir = dir
 	bin := filepath.Join(dir, "rpshogi-engine")
 	cmd := exec.Command("go", "build", "-o", bin, "github.com/rpshogi/rpshogi/cmd/rpshogi-engine")
 	out, err := cmd.CombinedOutput()
@@ -39,6 +44,18 @@ var buildEngine = sync.OnceValues(func() (string, error) {
 	}
 	return bin, nil
 })
+
+// TestMain removes the engine binary's folder after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if engineDir != "" {
+		if err := os.RemoveAll(engineDir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = max(code, 1)
+		}
+	}
+	os.Exit(code)
+}
 
 // startBinary runs the engine binary.
 func startBinary(t testing.TB) *usiProc {
