@@ -501,9 +501,14 @@ func TestUSIGoMate(t *testing.T) {
 		}
 	})
 	t.Run("malformed", func(t *testing.T) {
+		// A GUI waits for an answer to every go: the unreadable time is
+		// named and the search answers at once.
 		p.send("go mate abc")
-		if got := p.expect("info string", time.Second); !strings.Contains(got, "ignored go") {
-			t.Errorf("%q, want the go ignored", got)
+		if got := p.expect("info string", time.Second); !strings.Contains(got, `mate "abc" is not a number`) {
+			t.Errorf("%q, want the unreadable time named", got)
+		}
+		if got := p.expect("checkmate", 2*time.Second); !strings.HasPrefix(got, "checkmate") {
+			t.Errorf("%q, want an answer", got)
 		}
 		p.send("isready")
 		p.expect("readyok", time.Second)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -332,28 +333,41 @@ type goParams struct {
 	perft    int
 }
 
-func parseGo(args []string) (goParams, error) {
-	var g goParams
-	ms := func(i int) (time.Duration, error) {
+// parseGo reads the parameters of a go command. It never refuses one: a
+// GUI waits for the bestmove of every go, so what it cannot use (an
+// unknown parameter, a value that is not a number, searchmoves and its
+// moves) is left out and named in the returned notes, and a negative time
+// (some GUIs send the time left after it ran out) counts as 0. When
+// nothing usable bounds the search, it gets fallbackMoveTime.
+func parseGo(args []string) (g goParams, notes []string) {
+	value := func(i int) (int64, bool) {
 		if i+1 >= len(args) {
-			return 0, fmt.Errorf("%s needs a value", args[i])
+			notes = append(notes, fmt.Sprintf("%s needs a value", args[i]))
+			return 0, false
 		}
 		n, err := strconv.ParseInt(args[i+1], 10, 64)
-		if err != nil || n < 0 {
-			return 0, fmt.Errorf("%s %q is not a number of milliseconds", args[i], args[i+1])
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s %q is not a number", args[i], args[i+1]))
+			return 0, false
 		}
-		return time.Duration(n) * time.Millisecond, nil
+		if n < 0 {
+			notes = append(notes, fmt.Sprintf("%s %d is negative, counted as 0", args[i], n))
+			n = 0
+		}
+		return n, true
 	}
 	for i := 0; i < len(args); i++ {
-		var err error
-		var d time.Duration
 		switch args[i] {
 		case "btime", "wtime", "binc", "winc", "byoyomi", "movetime":
-			d, err = ms(i)
-			if err != nil {
-				return g, err
+			n, ok := value(i)
+			if i+1 < len(args) {
+				i++
 			}
-			switch args[i] {
+			if !ok {
+				continue
+			}
+			d := time.Duration(min(n, math.MaxInt64/int64(time.Millisecond))) * time.Millisecond
+			switch args[i-1] {
 			case "btime":
 				g.clock.Time[kifu.Black] = d
 			case "wtime":
@@ -367,24 +381,22 @@ func parseGo(args []string) (goParams, error) {
 			case "movetime":
 				g.clock.MoveTime = d
 			}
-			i++
 		case "nodes", "depth", "perft":
-			if i+1 >= len(args) {
-				return g, fmt.Errorf("%s needs a value", args[i])
+			n, ok := value(i)
+			if i+1 < len(args) {
+				i++
 			}
-			n, err := strconv.ParseUint(args[i+1], 10, 64)
-			if err != nil {
-				return g, fmt.Errorf("%s %q is not a number", args[i], args[i+1])
+			if !ok {
+				continue
 			}
-			switch args[i] {
+			switch args[i-1] {
 			case "nodes":
-				g.nodes = n
+				g.nodes = uint64(n)
 			case "depth":
 				g.depth = int(min(n, 1000))
 			case "perft":
 				g.perft = int(min(n, 20))
 			}
-			i++
 		case "infinite":
 			g.infinite = true
 		case "ponder":
@@ -392,28 +404,39 @@ func parseGo(args []string) (goParams, error) {
 		case "mate":
 			g.mate = true
 			if i+1 < len(args) && args[i+1] != "infinite" {
-				d, err = ms(i)
-				if err != nil {
-					return g, err
+				n, ok := value(i)
+				if !ok {
+					n = 1 // answered at once rather than searched until a stop that may never come
 				}
-				g.mateTime = d
+				g.mateTime = time.Duration(min(max(n, 1), math.MaxInt64/int64(time.Millisecond))) * time.Millisecond
 			}
 			if i+1 < len(args) {
 				i++
 			}
+		case "searchmoves":
+			notes = append(notes, "searchmoves is not supported: every legal move is searched")
+			i = len(args)
 		default:
-			return g, fmt.Errorf("unknown go parameter %q", args[i])
+			notes = append(notes, fmt.Sprintf("unknown go parameter %q", args[i]))
 		}
 	}
-	return g, nil
+	if len(notes) > 0 && g.clock.IsZero() && g.nodes == 0 && g.depth == 0 && !g.infinite && !g.ponder {
+		// What was left gives the search no bound, and a GUI that sent
+		// something unusable still waits for a move: give it one soon.
+		g.clock.MoveTime = fallbackMoveTime
+		notes = append(notes, fmt.Sprintf("no usable limit left: searching %v", fallbackMoveTime))
+	}
+	return g, notes
 }
+
+// fallbackMoveTime bounds a go whose limits could not be read.
+const fallbackMoveTime = time.Second
 
 func (u *usi) goCmd(args []string) {
 	u.finishSearch()
-	g, err := parseGo(args)
-	if err != nil {
-		u.out.println("info string ignored go: %v", err)
-		return
+	g, notes := parseGo(args)
+	for _, n := range notes {
+		u.out.println("info string go: %s; left out", n)
 	}
 	if u.pos == nil {
 		// A move of the previous board would be a move of another game.

@@ -443,3 +443,28 @@ func TestUSIPositionBeyondASet(t *testing.T) {
 		t.Errorf("go perft 2 on the overfull position answered %q, want 1148 nodes", got)
 	}
 }
+
+// TestUSIGoAlwaysAnswered: a GUI waits for the bestmove of every go, so
+// a go with parameters the engine cannot use (a negative time left, an
+// unknown parameter, searchmoves, a value that is not a number) is
+// answered with a legal move, the unusable parts named in an info string.
+func TestUSIGoAlwaysAnswered(t *testing.T) {
+	p := startLoop(t, DefaultConfig())
+	p.send("usi", "setoption name USI_Hash value 16", "isready")
+	p.expect("readyok", 10*time.Second)
+	for _, c := range []struct{ goLine, note string }{
+		{"go btime -120 wtime 5000 byoyomi 100", ""},
+		{"go btime 0 wtime 0 byoyomi 100 searchmoves 7g7f 2g2f", "searchmoves"},
+		{"go btime 0 wtime 0 byoyomi 100 hurry", `unknown go parameter "hurry"`},
+		{"go btime x wtime 0 byoyomi 100", `btime "x" is not a number`},
+	} {
+		position := "position startpos moves 7g7f 3c3d"
+		p.send(position, c.goLine)
+		if c.note != "" {
+			if got := p.expect("info string", 5*time.Second); !strings.Contains(got, c.note) {
+				t.Errorf("%s: info %q, want %q", c.goLine, got, c.note)
+			}
+		}
+		legalIn(t, position, p.bestMove(5*time.Second))
+	}
+}
