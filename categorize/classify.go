@@ -93,25 +93,30 @@ const gainRange = 64
 
 var (
 	// catSet[c] is the set of c alone (empty for noCat).
-	catSet [256]Set
+	catSet = func() (s [256]Set) {
+		for c := range list {
+			s[c].Add(Category(c))
+		}
+		return s
+	}()
 	// setTab holds the categories of the families that Set adds to the
-	// plain one, by the flag that adds them (0: noCat) and the gain
-	// index gain+gainRange or the piece.
-	setTab struct {
-		capture [4][2 * gainRange]Category // by Flags>>1&3: capture, recapture
-		check   [2][2 * gainRange]Category
-		promote [2][kifu.PieceTypeNB][2]Category // [.][pt][loss]
-		escape  [2][kifu.PieceTypeNB]Category
-		fork    [2][targetNB]Category
-	}
+	// plain one (see setTables).
+	setTab = newSetTables()
 )
 
-func init() {
-	// This runs after categories.go's init (see plainSet's).
-	for c := range list {
-		catSet[c].Add(Category(c))
-	}
-	t := &setTab
+// setTables holds the categories of the families that Set adds to the
+// plain one, by the flag that adds them (0: noCat) and the gain index
+// gain+gainRange or the piece.
+type setTables struct {
+	capture [4][2 * gainRange]Category // by Flags>>1&3: capture, recapture
+	check   [2][2 * gainRange]Category
+	promote [2][kifu.PieceTypeNB][2]Category // [.][pt][loss]
+	escape  [2][kifu.PieceTypeNB]Category
+	fork    [2][targetNB]Category
+}
+
+// newSetTables returns setTab, built from the category tables.
+func newSetTables() (t setTables) {
 	for gi := range 2 * gainRange {
 		g := gi - gainRange
 		t.capture[0][gi], t.check[0][gi] = noCat, noCat
@@ -130,6 +135,7 @@ func init() {
 		t.fork[0][g] = noCat
 		t.fork[1][g] = forkCat[g]
 	}
+	return t
 }
 
 // Classified is a legal move with its facts and categories.
@@ -576,19 +582,15 @@ func (c *Classifier) classify(m kifu.Move) Classified {
 
 // plainSet[drop][pt][loss] is the set of the move/ or drop/ category
 // alone.
-var plainSet [2][16][2]Set
-
-func init() {
-	// This runs after categories.go's init, which fills moveCat and
-	// dropCat: init functions run in file name order (the go command
-	// presents a package's files sorted by name); TestPlainSet checks it.
+var plainSet = func() (t [2][16][2]Set) {
 	for pt := range kifu.PieceTypeNB {
 		for loss := range 2 {
-			plainSet[0][pt][loss].Add(moveCat[pt][loss])
-			plainSet[1][pt][loss].Add(dropCat[pt][loss])
+			t[0][pt][loss].Add(moveCat[pt][loss])
+			t[1][pt][loss].Add(dropCat[pt][loss])
 		}
 	}
-}
+	return t
+}()
 
 // pseudoAttacks[c][pt][sq] is the attacks of a piece of color c and type
 // pt on sq on an empty board.

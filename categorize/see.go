@@ -246,16 +246,13 @@ const dirNB = 8
 
 var dirSteps = [dirNB][2]int{{0, -1}, {0, 1}, {1, 0}, {-1, 0}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}}
 
-var (
-	// rayDir[a][b] is the direction from a to b when they share a file,
-	// rank or diagonal (and differ), -1 otherwise.
-	rayDir [kifu.SquareNB][kifu.SquareNB]int8
-	// rayBeyond[s][d] is the squares from s (excluded) to the edge in
-	// direction d.
-	rayBeyond [kifu.SquareNB][dirNB]kifu.Bitboard
-)
+// rayDir[a][b] is the direction from a to b when they share a file, rank
+// or diagonal (and differ), -1 otherwise; rayBeyond[s][d] is the squares
+// from s (excluded) to the edge in direction d.
+var rayDir, rayBeyond = dirRays()
 
-func init() {
+// dirRays returns rayDir and rayBeyond.
+func dirRays() (rayDir [kifu.SquareNB][kifu.SquareNB]int8, rayBeyond [kifu.SquareNB][dirNB]kifu.Bitboard) {
 	for a := kifu.Square(0); a < kifu.SquareNB; a++ {
 		for b := range rayDir[a] {
 			rayDir[a][b] = -1
@@ -273,6 +270,7 @@ func init() {
 			}
 		}
 	}
+	return rayDir, rayBeyond
 }
 
 // setDirSliders sets dirSliders: per direction d, the sliders that,
