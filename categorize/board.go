@@ -1,8 +1,6 @@
 package categorize
 
-import (
-	"github.com/rpshogi/rpshogi/kifu"
-)
+import "github.com/rpshogi/rpshogi/kifu"
 
 // board is a snapshot of the position's bitboards, arranged for attack
 // queries of both colors at once.

@@ -1,8 +1,6 @@
 package categorize
 
-import (
-	"github.com/rpshogi/rpshogi/kifu"
-)
+import "github.com/rpshogi/rpshogi/kifu"
 
 // Classified is a legal move with its facts and categories.
 type Classified struct {

@@ -1,8 +1,6 @@
 package categorize
 
-import (
-	"github.com/rpshogi/rpshogi/kifu"
-)
+import "github.com/rpshogi/rpshogi/kifu"
 
 // seeRank orders piece types for the least-valuable-attacker choice.
 var seeRank = func() (r [kifu.PieceTypeNB]uint8) {

@@ -1,8 +1,6 @@
 package categorize
 
-import (
-	"github.com/rpshogi/rpshogi/kifu"
-)
+import "github.com/rpshogi/rpshogi/kifu"
 
 // setWorthy sets worthy, given the squares the opponent attacks twice.
 func (c *Classifier) setWorthy(twice kifu.Bitboard) {
