@@ -158,25 +158,27 @@ type Info struct {
 	Grade  Grade
 }
 
+// The category list and its lookup tables are package variables with
+// initialisers (no init function): Go initialises a variable after every
+// variable its initialiser refers to, directly or through the functions it
+// calls, so the tables below are built from list whatever the file order
+// (TestTablesBuilt checks them).
 var (
-	list []Info
-	// lookup tables filled by init
-	recaptureCat [gradeNB]Category
-	captureCat   [gradeNB]Category
-	checkCat     [gradeNB]Category
-	promoteCat   [kifu.PieceTypeNB][2]Category // [pt][0=ok,1=loss]
-	escapeCat    [targetNB]Category
-	forkCat      [targetNB]Category
-	attackCat    [targetNB][2]Category // [target][0=pawn,1=knight]
-	moveCat      [kifu.PieceTypeNB][2]Category
-	dropCat      [kifu.PieceTypeNB][2]Category
-)
+	// list is every category in ID order (see buildList).
+	list = buildList()
 
-func add(i Info) Category {
-	i.ID = Category(len(list))
-	list = append(list, i)
-	return i.ID
-}
+	// Lookup tables by grade, piece type or target, derived from list;
+	// the entries of no category are 0.
+	recaptureCat = byGrade(FamRecapture)
+	captureCat   = byGrade(FamCapture)
+	checkCat     = byGrade(FamCheck)
+	promoteCat   = byPiece(FamPromote) // [pt][0=ok,1=loss]
+	escapeCat    = byTarget(FamEscape)
+	forkCat      = byTarget(FamFork)
+	attackCat    = byAttack()       // [target][0=pawn,1=knight]
+	moveCat      = byPiece(FamMove) // [pt][0=ok,1=loss]
+	dropCat      = byPiece(FamDrop) // [pt][0=ok,1=loss]
+)
 
 var bucketGrades = []Grade{Gain1, Gain2, Gain3, Gain4, Gain5, Even, Loss}
 
@@ -184,46 +186,105 @@ var bucketGrades = []Grade{Gain1, Gain2, Gain3, Gain4, Gain5, Even, Loss}
 // paper's Table 1.
 var promotable = []kifu.PieceType{kifu.Rook, kifu.Bishop, kifu.Silver, kifu.Knight, kifu.Lance, kifu.Pawn}
 
-func init() {
-	for _, g := range bucketGrades {
-		recaptureCat[g] = add(Info{Name: "recapture/" + g.String(), Family: FamRecapture, Grade: g})
+// buildList returns the category list: the IDs are the positions in it,
+// in this order (which only ever grows at the end).
+func buildList() []Info {
+	var out []Info
+	add := func(i Info) {
+		i.ID = Category(len(out))
+		out = append(out, i)
 	}
 	for _, g := range bucketGrades {
-		captureCat[g] = add(Info{Name: "capture/" + g.String(), Family: FamCapture, Grade: g})
+		add(Info{Name: "recapture/" + g.String(), Family: FamRecapture, Grade: g})
+	}
+	for _, g := range bucketGrades {
+		add(Info{Name: "capture/" + g.String(), Family: FamCapture, Grade: g})
 	}
 	for _, g := range []Grade{Gain, Even, Loss} {
-		checkCat[g] = add(Info{Name: "check/" + g.String(), Family: FamCheck, Grade: g})
+		add(Info{Name: "check/" + g.String(), Family: FamCheck, Grade: g})
 	}
 	for _, pt := range promotable {
-		for i, g := range []Grade{OK, Loss} {
-			promoteCat[pt][i] = add(Info{Name: "promote/" + pt.Name() + "/" + g.String(), Family: FamPromote, Piece: pt, Grade: g})
+		for _, g := range []Grade{OK, Loss} {
+			add(Info{Name: "promote/" + pt.Name() + "/" + g.String(), Family: FamPromote, Piece: pt, Grade: g})
 		}
 	}
 	for t := TPawn; t <= TDragon; t++ {
-		escapeCat[t] = add(Info{Name: "escape/" + t.String(), Family: FamEscape, Target: t})
+		add(Info{Name: "escape/" + t.String(), Family: FamEscape, Target: t})
 	}
 	for t := TPawn; t <= TDragon; t++ {
-		forkCat[t] = add(Info{Name: "fork/" + t.String(), Family: FamFork, Target: t, Grade: OK})
+		add(Info{Name: "fork/" + t.String(), Family: FamFork, Target: t, Grade: OK})
 	}
 	for _, t := range []Target{TKing, TRook, TBishop, TGold, TSilver} {
-		for i, by := range []kifu.PieceType{kifu.Pawn, kifu.Knight} {
-			attackCat[t][i] = add(Info{Name: "attack/" + t.String() + "/by-" + by.Name(), Family: FamAttack, Piece: by, Target: t, Grade: OK})
+		for _, by := range []kifu.PieceType{kifu.Pawn, kifu.Knight} {
+			add(Info{Name: "attack/" + t.String() + "/by-" + by.Name(), Family: FamAttack, Piece: by, Target: t, Grade: OK})
 		}
 	}
 	for pt := kifu.Pawn; pt < kifu.PieceTypeNB; pt++ {
-		moveCat[pt][0] = add(Info{Name: "move/" + pt.Name() + "/ok", Family: FamMove, Piece: pt, Grade: OK})
+		add(Info{Name: "move/" + pt.Name() + "/ok", Family: FamMove, Piece: pt, Grade: OK})
 		if pt != kifu.King { // a legal king move never loses material
-			moveCat[pt][1] = add(Info{Name: "move/" + pt.Name() + "/loss", Family: FamMove, Piece: pt, Grade: Loss})
+			add(Info{Name: "move/" + pt.Name() + "/loss", Family: FamMove, Piece: pt, Grade: Loss})
 		}
 	}
 	for pt := kifu.Pawn; pt <= kifu.Gold; pt++ {
-		for i, g := range []Grade{OK, Loss} {
-			dropCat[pt][i] = add(Info{Name: "drop/" + pt.Name() + "/" + g.String(), Family: FamDrop, Piece: pt, Grade: g})
+		for _, g := range []Grade{OK, Loss} {
+			add(Info{Name: "drop/" + pt.Name() + "/" + g.String(), Family: FamDrop, Piece: pt, Grade: g})
 		}
 	}
-	if len(list) > MaxCategories {
+	if len(out) > MaxCategories {
 		panic("categorize: too many categories")
 	}
+	return out
+}
+
+// byGrade returns the categories of family f (recapture, capture, check)
+// by grade.
+func byGrade(f Family) (t [gradeNB]Category) {
+	for _, i := range list {
+		if i.Family == f {
+			t[i.Grade] = i.ID
+		}
+	}
+	return t
+}
+
+// byPiece returns the categories of family f (promote, move, drop) by
+// piece type and okLoss index.
+func byPiece(f Family) (t [kifu.PieceTypeNB][2]Category) {
+	for _, i := range list {
+		if i.Family == f {
+			loss := 0
+			if i.Grade == Loss {
+				loss = 1
+			}
+			t[i.Piece][loss] = i.ID
+		}
+	}
+	return t
+}
+
+// byTarget returns the categories of family f (escape, fork) by target.
+func byTarget(f Family) (t [targetNB]Category) {
+	for _, i := range list {
+		if i.Family == f {
+			t[i.Target] = i.ID
+		}
+	}
+	return t
+}
+
+// byAttack returns the attack categories by target and attacker (0 pawn,
+// 1 knight).
+func byAttack() (t [targetNB][2]Category) {
+	for _, i := range list {
+		if i.Family == FamAttack {
+			by := 0
+			if i.Piece == kifu.Knight {
+				by = 1
+			}
+			t[i.Target][by] = i.ID
+		}
+	}
+	return t
 }
 
 // MaxCategories bounds the number of categories (the size of a Set).

@@ -278,8 +278,8 @@ func TestRecaptureNeedsPrev(t *testing.T) {
 	}
 }
 
-// TestPlainSet checks the table of plain categories (filled by an init
-// function that must run after categories.go's).
+// TestPlainSet checks the table of plain categories (built from moveCat
+// and dropCat; see TestTablesBuilt).
 func TestPlainSet(t *testing.T) {
 	for pt := kifu.Pawn; pt < kifu.PieceTypeNB; pt++ {
 		for _, gain := range []int{0, -1} {

@@ -61,9 +61,10 @@ func replay(tb testing.TB, g game, visit func(pos *kifu.Position, ply int)) {
 }
 
 // TestReferenceCorpus checks the fast classification against the slow
-// references on every legal move of every position of real games: the
-// SEE gain, the category set, and the check kind. All 535 self-play games
-// (60 with -short).
+// references (checkPosition) on every legal move of every position of real
+// games. All 535 self-play games of the shared data (60 with -short);
+// TestReferencePositions does the same on the positions committed in
+// testdata, without the shared data.
 func TestReferenceCorpus(t *testing.T) {
 	n := 0
 	if testing.Short() {
@@ -88,46 +89,8 @@ func TestReferenceCorpus(t *testing.T) {
 				var s Set
 				replay(t, g, func(pos *kifu.Position, ply int) {
 					np++
-					prev := pos.LastMove()
-					cl := c.ClassifyAll(pos, prev, buf[:0])
-					for _, e := range cl {
-						nm++
-						s.Union(e.Set)
-						want, r := refClassify(pos, prev, e.Move)
-						bad := want != e.Set || r.gain != int(e.Facts.Gain) ||
-							r.direct != e.Facts.Has(FlagDirectCheck) || r.discovered != e.Facts.Has(FlagDiscoveredCheck) ||
-							r.enPriseBefore != e.Facts.Has(FlagEnPrise) || r.safe != (e.Facts.Gain == e.Facts.First)
-						if see := SEE(pos, e.Move); see != r.gain {
-							bad = true
-						}
-						if one := Classify(pos, prev, e.Move); one != e.Set {
-							bad = true
-						}
-						if bad {
-							nf++
-							if nf <= 3 {
-								t.Errorf("%s ply %d %s prev %s move %s:\n fast gain %d first %d flags %#x set %v\n ref  gain %d %+v set %v",
-									g.name, ply, pos.SFEN(), prev, e.Move, e.Facts.Gain, e.Facts.First, e.Facts.Flags, names(e.Set),
-									r.gain, r, names(want))
-							}
-						}
-						if msg := checkPlain(e.Set); msg != "" {
-							nf++
-							t.Errorf("%s ply %d move %s: %s", g.name, ply, e.Move, msg)
-						}
-					}
-					if legal := pos.LegalMoves(); len(cl) != len(legal) {
-						nf++
-						t.Errorf("%s ply %d: ClassifyAll gave %d moves, want %d", g.name, ply, len(cl), len(legal))
-					} else {
-						for i, m := range legal {
-							if cl[i].Move != m {
-								nf++
-								t.Errorf("%s ply %d: ClassifyAll's move %d is %s, want %s (kifu.LegalAll's order)", g.name, ply, i, cl[i].Move, m)
-								break
-							}
-						}
-					}
+					m, f := checkPosition(t, fmt.Sprintf("%s ply %d", g.name, ply), pos, &c, buf[:0], &s, 3-nf)
+					nm, nf = nm+m, nf+f
 				})
 				mu.Lock()
 				positions, moves, fails = positions+np, moves+nm, fails+nf
@@ -141,17 +104,75 @@ func TestReferenceCorpus(t *testing.T) {
 	}
 	close(work)
 	wg.Wait()
+	t.Logf("checked %d games, %d positions, %d moves against the references: %d mismatches", len(games), positions, moves, fails)
+	logCoverage(t, seen)
+	if moves == 0 {
+		t.Fatal("no moves checked")
+	}
+}
+
+// checkPosition checks every legal move of pos (whose previous move is
+// pos.LastMove()) against the slow references: the SEE gain (also of SEE),
+// the category set (also of Classify), the check kind, en prise and safe,
+// exactly one plain category, and ClassifyAll giving kifu.LegalAll's moves
+// in its order. It adds the categories found to seen, reports at most
+// report mismatches in detail (all of them counted), and returns the
+// number of moves and of mismatches.
+func checkPosition(t *testing.T, where string, pos *kifu.Position, c *Classifier, buf []Classified, seen *Set, report int) (moves, fails int) {
+	t.Helper()
+	prev := pos.LastMove()
+	cl := c.ClassifyAll(pos, prev, buf)
+	for _, e := range cl {
+		moves++
+		seen.Union(e.Set)
+		want, r := refClassify(pos, prev, e.Move)
+		bad := want != e.Set || r.gain != int(e.Facts.Gain) ||
+			r.direct != e.Facts.Has(FlagDirectCheck) || r.discovered != e.Facts.Has(FlagDiscoveredCheck) ||
+			r.enPriseBefore != e.Facts.Has(FlagEnPrise) || r.safe != (e.Facts.Gain == e.Facts.First)
+		if see := SEE(pos, e.Move); see != r.gain {
+			bad = true
+		}
+		if one := Classify(pos, prev, e.Move); one != e.Set {
+			bad = true
+		}
+		if bad {
+			fails++
+			if fails <= report {
+				t.Errorf("%s %s prev %s move %s:\n fast gain %d first %d flags %#x set %v\n ref  gain %d %+v set %v",
+					where, pos.SFEN(), prev, e.Move, e.Facts.Gain, e.Facts.First, e.Facts.Flags, names(e.Set),
+					r.gain, r, names(want))
+			}
+		}
+		if msg := checkPlain(e.Set); msg != "" {
+			fails++
+			t.Errorf("%s move %s: %s", where, e.Move, msg)
+		}
+	}
+	if legal := pos.LegalMoves(); len(cl) != len(legal) {
+		fails++
+		t.Errorf("%s: ClassifyAll gave %d moves, want %d", where, len(cl), len(legal))
+	} else {
+		for i, m := range legal {
+			if cl[i].Move != m {
+				fails++
+				t.Errorf("%s: ClassifyAll's move %d is %s, want %s (kifu.LegalAll's order)", where, i, cl[i].Move, m)
+				break
+			}
+		}
+	}
+	return moves, fails
+}
+
+// logCoverage logs how many categories occur in seen, and which never do.
+func logCoverage(t *testing.T, seen Set) {
+	t.Helper()
 	var missing []string
 	for _, i := range List() {
 		if !seen.Has(i.ID) {
 			missing = append(missing, i.Name)
 		}
 	}
-	t.Logf("checked %d games, %d positions, %d moves against the references: %d mismatches", len(games), positions, moves, fails)
 	t.Logf("%d of %d categories occur; never: %v", Count()-len(missing), Count(), missing)
-	if moves == 0 {
-		t.Fatal("no moves checked")
-	}
 }
 
 // checkPlain returns a complaint unless s is non-empty and has exactly one

@@ -9,8 +9,8 @@
 // from the static exchange evaluation (SEE, see SEE) of the move on its
 // destination square, considering recaptures only, in the piece values
 // of values.go. The list of categories, with stable IDs and names such as
-// "recapture/gain+3" or "attack/king/by-knight", is in categories.go and
-// is printed by "rpshogi categories".
+// "recapture/gain+3" or "attack/king/by-knight", is printed by "rpshogi
+// categories".
 //
 // # Usage
 //
@@ -77,12 +77,48 @@
 //
 // So every legal move has exactly one move/ or drop/ category.
 //
+// # Files
+//
+// One concept a file:
+//
+//   - categories.go: the category list (Category, Info, Family, Grade,
+//     Target), its stable IDs and names, its lookup functions, and Set.
+//   - values.go: the piece values of the exchange evaluation.
+//   - facts.go: Facts and Flags, what a move's categories are derived
+//     from (Facts.Set), with the tables Set reads.
+//   - classifier.go: the Classifier, its per-position Reset and its
+//     per-move path (Classify, Facts, SEE), and Classify.
+//   - classifyall.go: bulk classification (ClassifyAll), which works out
+//     the quiet moves of a piece or a drop type a bitboard at a time.
+//   - board.go: the board snapshot the Classifier reads, with the attack
+//     maps of both sides, attackers of a square and x-rays.
+//   - see.go: the static exchange evaluation: SEE, the swap algorithm, and
+//     the Classifier's shortcuts through it (en prise, drops, board moves).
+//   - threats.go: what a move attacks afterwards: forks and the attack
+//     family's targets.
+//
+// The package's tables are variables with initialisers (no init
+// functions), so Go builds each after the tables it reads, whatever the
+// file order.
+//
+// # Candidate Relevance Analysis
+//
+// The package also holds, for now, Grimbergen's Candidate Relevance
+// Analysis ("Candidate Relevance Analysis for selective search in shogi"):
+// the relevance classes of a move and its features (relevance.go,
+// features.go, formations.go: Analyzer, Analysis, Relevance, Feature) and
+// the move orderings by rank (cra.go: Rank, RankOf, CommonRank), built on
+// the Classifier's facts. It is another paper's analysis and will move to
+// a package of its own (categorize/cra); docs/cra.md describes it.
+//
 // # Testing
 //
 // The tests hold slow references for these definitions (SEE by
 // DoMove/UndoMove recursion, every other fact by playing the move and
 // scanning the board) and check the fast code against them on every legal
-// move of every position of the self-play games in the shared data.
+// move of the positions of testdata/positions.sfen (a few hundred
+// positions of professional games, every category present) and, when the
+// shared data is there, of every position of its self-play games.
 //
 // categorize knows nothing of files; it imports only kifu.
 package categorize

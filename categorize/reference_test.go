@@ -4,11 +4,12 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// Slow, obviously correct references for the definitions in see.go and
-// classify.go. They share nothing with the fast code but the piece values
-// and the category lookup functions: SEE by DoMove/UndoMove recursion on
-// the destination square with its own least-valuable-attacker choice,
-// everything else by playing the move and scanning the 81 squares.
+// Slow, obviously correct references for the definitions of doc.go,
+// which the fast code (see.go, classifier.go, threats.go) implements. They
+// share nothing with it but the piece values and the category lookup
+// functions: SEE by DoMove/UndoMove recursion on the destination square
+// with its own least-valuable-attacker choice, everything else by playing
+// the move and scanning the 81 squares.
 
 // refPieceOrder is the least-valuable order of the definition: board
 // value, ties broken by capture value.

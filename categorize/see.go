@@ -23,287 +23,6 @@ var captureValue = func() (t [kifu.PieceTypeNB]int) {
 	return t
 }()
 
-// board is a snapshot of the position's bitboards, arranged for attack
-// queries of both colors at once.
-type board struct {
-	occ     kifu.Bitboard
-	color   [kifu.ColorNB]kifu.Bitboard
-	byType  [kifu.PieceTypeNB]kifu.Bitboard
-	golds   kifu.Bitboard // gold and the promoted small pieces
-	silverK kifu.Bitboard // pieces with a silver's steps: silver, horse, dragon, king
-	goldK   kifu.Bitboard // pieces with a gold's steps: golds, horse, dragon, king
-	bh      kifu.Bitboard // bishop, horse
-	rd      kifu.Bitboard // rook, dragon
-	lance   [kifu.ColorNB]kifu.Bitboard
-	xrayers kifu.Bitboard // bh, rd and lances: the pieces that can x-ray
-	// dirSliders[d] is the sliders that attack a square from beyond it in
-	// direction d (see setDirSliders).
-	dirSliders [dirNB]kifu.Bitboard
-	// slid holds the sliders (at most 8: rooks, bishops, lances, promoted
-	// or not) with their attacks given occ, filled by attackMaps.
-	slid    [8]sliderAttacks
-	nslid   int
-	slidAll kifu.Bitboard // the union of the sliders' attacks
-	pos     *kifu.Position
-}
-
-func (b *board) load(pos *kifu.Position) {
-	b.pos = pos
-	b.nslid = 0
-	b.slidAll = kifu.EmptyBB
-	b.occ = pos.Occupied()
-	b.color[kifu.Black] = pos.Pieces(kifu.Black)
-	b.color[kifu.White] = pos.Pieces(kifu.White)
-	for pt := kifu.Pawn; pt < kifu.PieceTypeNB; pt++ {
-		b.byType[pt] = pos.TypeBB(pt)
-	}
-	t := &b.byType
-	b.golds = t[kifu.Gold].Or(t[kifu.ProPawn]).Or(t[kifu.ProLance]).Or(t[kifu.ProKnight]).Or(t[kifu.ProSilver])
-	hdk := t[kifu.Horse].Or(t[kifu.Dragon]).Or(t[kifu.King])
-	b.silverK = t[kifu.Silver].Or(hdk)
-	b.goldK = b.golds.Or(hdk)
-	b.bh = t[kifu.Bishop].Or(t[kifu.Horse])
-	b.rd = t[kifu.Rook].Or(t[kifu.Dragon])
-	b.lance[kifu.Black] = t[kifu.Lance].And(b.color[kifu.Black])
-	b.lance[kifu.White] = t[kifu.Lance].And(b.color[kifu.White])
-	b.xrayers = b.bh.Or(b.rd).Or(t[kifu.Lance])
-	b.setDirSliders()
-}
-
-// sliderAttacks is a slider's square and attacks.
-type sliderAttacks struct {
-	att kifu.Bitboard
-	sq  kifu.Square
-}
-
-// attackMap accumulates attack sets: the squares attacked at least once
-// and at least twice.
-type attackMap struct{ once, twice kifu.Bitboard }
-
-func (a *attackMap) add(b kifu.Bitboard) {
-	a.twice = a.twice.Or(a.once.And(b))
-	a.once = a.once.Or(b)
-}
-
-// attackMaps returns the attacks of c's pieces given occ, and the squares
-// attacked by c's sliders (lances, bishops, rooks, horses, dragons). It
-// records the sliders' attacks for attackersNow, so occ must be the
-// snapshot's occupancy.
-func (b *board) attackMaps(c kifu.Color, occ kifu.Bitboard) (m attackMap, slides kifu.Bitboard) {
-	own := b.color[c]
-	t := &b.byType
-	// The pawns all at once: no two attack the same square.
-	m.once = kifu.PawnsAttacks(c, t[kifu.Pawn].And(own))
-	for p := t[kifu.Knight].And(own); p.Any(); {
-		m.add(kifu.KnightAttacks(c, p.Pop()))
-	}
-	for p := t[kifu.Silver].And(own); p.Any(); {
-		m.add(kifu.SilverAttacks(c, p.Pop()))
-	}
-	for p := b.golds.And(own); p.Any(); {
-		m.add(kifu.GoldAttacks(c, p.Pop()))
-	}
-	for p := t[kifu.King].And(own); p.Any(); {
-		m.add(kifu.KingAttacks(p.Pop()))
-	}
-	var r attackMap
-	for p := b.lance[c]; p.Any(); {
-		s := p.Pop()
-		r.add(b.slider(s, kifu.LanceAttacks(c, s, occ)))
-	}
-	for p := t[kifu.Bishop].And(own); p.Any(); {
-		s := p.Pop()
-		r.add(b.slider(s, kifu.BishopAttacks(s, occ)))
-	}
-	for p := t[kifu.Rook].And(own); p.Any(); {
-		s := p.Pop()
-		r.add(b.slider(s, kifu.RookAttacks(s, occ)))
-	}
-	// A horse or dragon counts once on the squares both its moves reach.
-	for p := t[kifu.Horse].And(own); p.Any(); {
-		s := p.Pop()
-		a := b.slider(s, kifu.BishopAttacks(s, occ))
-		r.add(a)
-		m.add(kifu.KingAttacks(s).AndNot(a))
-	}
-	for p := t[kifu.Dragon].And(own); p.Any(); {
-		s := p.Pop()
-		a := b.slider(s, kifu.RookAttacks(s, occ))
-		r.add(a)
-		m.add(kifu.KingAttacks(s).AndNot(a))
-	}
-	// Merge the sliders' map into m.
-	m.twice = m.twice.Or(r.twice).Or(m.once.And(r.once))
-	m.once = m.once.Or(r.once)
-	return m, r.once
-}
-
-// slider records the slider on s with its slide attacks a, and returns a.
-func (b *board) slider(s kifu.Square, a kifu.Bitboard) kifu.Bitboard {
-	if b.nslid < len(b.slid) {
-		b.slid[b.nslid] = sliderAttacks{a, s}
-		b.nslid++
-	}
-	b.slidAll = b.slidAll.Or(a)
-	return a
-}
-
-// attackersNow returns the pieces of both colors that attack sq with the
-// snapshot's occupancy, using the sliders' attacks recorded by
-// attackMaps (which must have run for both colors).
-func (b *board) attackersNow(sq kifu.Square) kifu.Bitboard {
-	att := b.steppers(sq)
-	t := kifu.SquareBB(sq)
-	if b.slidAll.And(t).IsEmpty() {
-		return att
-	}
-	for i := range b.nslid {
-		if s := &b.slid[i]; s.att.And(t).Any() {
-			att = att.Or(kifu.SquareBB(s.sq))
-		}
-	}
-	return att
-}
-
-// steppers returns the pieces of both colors that attack sq by a step
-// (the step moves of horses, dragons and kings included).
-func (b *board) steppers(sq kifu.Square) kifu.Bitboard {
-	// A Black piece attacks sq when a White piece of its kind on sq would
-	// attack the Black piece's square, and vice versa.
-	black := kifu.PawnAttacks(kifu.White, sq).And(b.byType[kifu.Pawn]).
-		Or(kifu.KnightAttacks(kifu.White, sq).And(b.byType[kifu.Knight])).
-		Or(kifu.SilverAttacks(kifu.White, sq).And(b.silverK)).
-		Or(kifu.GoldAttacks(kifu.White, sq).And(b.goldK)).
-		And(b.color[kifu.Black])
-	white := kifu.PawnAttacks(kifu.Black, sq).And(b.byType[kifu.Pawn]).
-		Or(kifu.KnightAttacks(kifu.Black, sq).And(b.byType[kifu.Knight])).
-		Or(kifu.SilverAttacks(kifu.Black, sq).And(b.silverK)).
-		Or(kifu.GoldAttacks(kifu.Black, sq).And(b.goldK)).
-		And(b.color[kifu.White])
-	return black.Or(white)
-}
-
-// stepAttackers returns the pieces of color c that attack sq by a step.
-func (b *board) stepAttackers(sq kifu.Square, c kifu.Color) kifu.Bitboard {
-	// A piece of c attacks sq when one of its kind of the other color on
-	// sq would attack the piece's square.
-	o := c.Opp()
-	return kifu.PawnAttacks(o, sq).And(b.byType[kifu.Pawn]).
-		Or(kifu.KnightAttacks(o, sq).And(b.byType[kifu.Knight])).
-		Or(kifu.SilverAttacks(o, sq).And(b.silverK)).
-		Or(kifu.GoldAttacks(o, sq).And(b.goldK)).
-		And(b.color[c])
-}
-
-// attackers returns the pieces of both colors that attack sq given the
-// occupancy occ, restricted to occ (pieces taken off occ do not attack).
-func (b *board) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
-	// A Black piece attacks sq when a White piece of its kind on sq would
-	// attack the Black piece's square, and vice versa.
-	return b.steppers(sq).Or(b.sliders(sq, occ)).And(occ)
-}
-
-// rays holds, per square, its file, its rank and its two diagonals (the
-// square excluded), to skip slider lookups when no slider of the right
-// kind stands on a line.
-var rays = func() (t [kifu.SquareNB]struct{ file, rank, diag kifu.Bitboard }) {
-	for sq := kifu.Square(0); sq < kifu.SquareNB; sq++ {
-		t[sq].file = kifu.FileBB(sq.File()).Clear(sq)
-		t[sq].rank = kifu.RankBB(sq.Rank()).Clear(sq)
-		t[sq].diag = kifu.BishopAttacks(sq, kifu.EmptyBB)
-	}
-	return t
-}()
-
-// sliders returns the sliders of both colors that attack sq given occ (not
-// restricted to occ).
-func (b *board) sliders(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
-	r := &rays[sq]
-	var att kifu.Bitboard
-	if r.diag.And(b.bh).Any() {
-		att = kifu.BishopAttacks(sq, occ).And(b.bh)
-	}
-	if r.rank.And(b.rd).Any() {
-		att = att.Or(kifu.RookAttacks(sq, occ).And(b.rd))
-	}
-	if r.file.And(b.rd.Or(b.byType[kifu.Lance])).Any() {
-		att = att.Or(b.fileSliders(sq, occ))
-	}
-	return att
-}
-
-// fileSliders returns the rooks, dragons and lances that attack sq along
-// its file given occ (not restricted to occ).
-func (b *board) fileSliders(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
-	up := kifu.LanceAttacks(kifu.Black, sq, occ)   // towards rank 1: White lances point down at sq
-	down := kifu.LanceAttacks(kifu.White, sq, occ) // towards rank 9: Black lances point up at sq
-	return up.Or(down).And(b.rd).Or(down.And(b.lance[kifu.Black])).Or(up.And(b.lance[kifu.White]))
-}
-
-// Directions on the board, for x-rays: a direction is a step in file
-// (df) and rank (dr), each -1, 0 or +1.
-const dirNB = 8
-
-var dirSteps = [dirNB][2]int{{0, -1}, {0, 1}, {1, 0}, {-1, 0}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}}
-
-var (
-	// rayDir[a][b] is the direction from a to b when they share a file,
-	// rank or diagonal (and differ), -1 otherwise.
-	rayDir [kifu.SquareNB][kifu.SquareNB]int8
-	// rayBeyond[s][d] is the squares from s (excluded) to the edge in
-	// direction d.
-	rayBeyond [kifu.SquareNB][dirNB]kifu.Bitboard
-)
-
-func init() {
-	for a := kifu.Square(0); a < kifu.SquareNB; a++ {
-		for b := range rayDir[a] {
-			rayDir[a][b] = -1
-		}
-		for d, st := range dirSteps {
-			f, r := a.File(), a.Rank()
-			for {
-				f, r = f+st[0], r+st[1]
-				if f < 1 || f > 9 || r < 1 || r > 9 {
-					break
-				}
-				b := kifu.NewSquare(f, r)
-				rayDir[a][b] = int8(d)
-				rayBeyond[a][d] = rayBeyond[a][d].Set(b)
-			}
-		}
-	}
-}
-
-// setDirSliders sets dirSliders: per direction d, the sliders that,
-// standing beyond a square in direction d, attack it along that line.
-func (b *board) setDirSliders() {
-	// dirSteps: 0 towards rank 1, 1 towards rank 9, 2 and 3 along the
-	// rank, 4..7 diagonals.
-	b.dirSliders = [dirNB]kifu.Bitboard{
-		0: b.rd.Or(b.lance[kifu.White]), // White lances point down, at squares below them
-		1: b.rd.Or(b.lance[kifu.Black]),
-		2: b.rd, 3: b.rd,
-		4: b.bh, 5: b.bh, 6: b.bh, 7: b.bh,
-	}
-}
-
-// xrays returns the slider that attacks sq through the square from, just
-// vacated (occ no longer has it), if any, restricted to occ.
-func (b *board) xrays(sq, from kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
-	d := rayDir[sq][from]
-	if d < 0 {
-		return kifu.EmptyBB
-	}
-	for cand := rayBeyond[from][d].And(b.dirSliders[d]).And(occ); cand.Any(); {
-		s := cand.Pop()
-		if kifu.Between(sq, s).And(occ).IsEmpty() {
-			return kifu.SquareBB(s)
-		}
-	}
-	return kifu.EmptyBB
-}
-
 // least returns the type of the least valuable piece of pcs (NoPieceType
 // if none).
 func (b *board) least(pcs kifu.Bitboard) kifu.PieceType {
@@ -443,14 +162,6 @@ func firstTerm(m kifu.Move) int {
 	return g
 }
 
-// afterOcc returns the occupancy after m.
-func (b *board) afterOcc(m kifu.Move) kifu.Bitboard {
-	if m.IsDrop() {
-		return b.occ.Set(m.To())
-	}
-	return b.occ.Clear(m.From()).Set(m.To())
-}
-
 // seeFull computes SEE(m) from scratch for the side to move us.
 func (b *board) seeFull(m kifu.Move, us kifu.Color) int {
 	g := firstTerm(m)
@@ -502,4 +213,258 @@ func SEE(pos *kifu.Position, m kifu.Move) int {
 	var b board
 	b.load(pos)
 	return b.seeFull(m, pos.SideToMove())
+}
+
+// isEnPrise reports whether our piece on sq, which the opponent attacks,
+// is en prise. Their gain from the exchange is at least CaptureValue(P) -
+// CaptureValue(A), P our piece and A their first capturer, and at most
+// CaptureValue(P) - (CaptureValue(A) - CaptureValue(B)), B our first
+// recapturer; only between the two does it take the whole exchange.
+func (c *Classifier) isEnPrise(sq kifu.Square) bool {
+	if !c.usAtt1.Has(sq) && !c.mayJoin(sq, c.b.occ) {
+		return true // undefended, and nothing of ours can be uncovered
+	}
+	pv := captureValue[c.pos.PieceAt(sq).Type()]
+	if t, ok := c.exchangeTail(sq); ok {
+		return t >= 0 && pv > t
+	}
+	att := c.attackersAt(sq)
+	a := c.b.least(att.And(c.themBB))
+	if a != kifu.King && pv > captureValue[a] {
+		return true
+	}
+	if b := c.b.least(att.And(c.b.color[c.us])); b != kifu.NoPieceType && b != kifu.King && a != kifu.King &&
+		captureValue[a]-captureValue[b] >= pv {
+		return false
+	}
+	return c.b.swap(sq, c.b.occ, att, c.them, c.pos.PieceAt(sq).Type()) > 0
+}
+
+// usLine returns our sliders on the lines through sq that could attack
+// it along their line, now or once uncovered (a superset: it ignores
+// occupancy and the lances' direction).
+func (c *Classifier) usLine(sq kifu.Square) kifu.Bitboard {
+	r := &rays[sq]
+	return r.diag.And(c.usBH).Or(r.rank.And(c.usRD)).Or(r.file.And(c.usRDL))
+}
+
+// mayJoin reports whether a slider of ours might come to attack sq in an
+// exchange there, given the occupancy occ, when we have no attacker of sq
+// but the piece standing there: whether one of our sliders on a line
+// through sq has nothing between it and sq but pieces that might leave
+// (the opponent's, and our sliders on sq's lines). Our other pieces do not
+// attack sq, so they stay.
+func (c *Classifier) mayJoin(sq kifu.Square, occ kifu.Bitboard) bool {
+	line := c.usLine(sq).And(occ)
+	if line.IsEmpty() {
+		return false
+	}
+	stay := c.b.color[c.us].AndNot(line)
+	for s := line; s.Any(); {
+		if kifu.Between(sq, s.Pop()).And(occ).And(stay).IsEmpty() {
+			return true
+		}
+	}
+	return false
+}
+
+// themLine is usLine for the opponent's sliders.
+func (c *Classifier) themLine(sq kifu.Square) kifu.Bitboard {
+	r := &rays[sq]
+	return r.diag.And(c.themBH).Or(r.rank.And(c.themRD)).Or(r.file.And(c.themRDL))
+}
+
+// soleAttacker returns the type of the opponent's piece attacking sq when
+// it is their only attacker and no other slider of theirs lies on a line
+// through sq, so that none can join an exchange on sq whatever leaves
+// (ok false otherwise). An exchange on sq that they begin and that we can
+// answer is then their capture with it and our recapture (unless it is
+// their king, which cannot capture): see swapTail.
+func (c *Classifier) soleAttacker(sq kifu.Square) (pt kifu.PieceType, ok bool) {
+	if c.themAtt2.Has(sq) {
+		return kifu.NoPieceType, false
+	}
+	return c.onlyAttacker(sq, c.them, c.themLine(sq), c.themRays)
+}
+
+// soleDefender returns the type of our piece attacking sq when it is our
+// only attacker and no other slider of ours lies on a line through sq
+// (ok false otherwise); see soleAttacker.
+func (c *Classifier) soleDefender(sq kifu.Square) (pt kifu.PieceType, ok bool) {
+	if !c.usAtt1.Has(sq) || c.usAtt2.Has(sq) {
+		return kifu.NoPieceType, false
+	}
+	return c.onlyAttacker(sq, c.us, c.usLine(sq), c.usRays)
+}
+
+// onlyAttacker returns the type of side's piece attacking sq when it is
+// the only piece of side that attacks sq or lies on line, side's sliders
+// on the lines through sq (ok false otherwise). rays are the squares
+// side's sliders attack: a slider attacking sq stands on line.
+func (c *Classifier) onlyAttacker(sq kifu.Square, side kifu.Color, line, rays kifu.Bitboard) (pt kifu.PieceType, ok bool) {
+	a := line
+	if !rays.Has(sq) {
+		a = c.b.stepAttackers(sq, side).Or(line)
+	}
+	if a.IsEmpty() || a.MoreThanOne() {
+		return kifu.NoPieceType, false
+	}
+	return c.pos.PieceAt(a.LSB()).Type(), true
+}
+
+// leastAttacker returns the type of the opponent's least valuable
+// attacker of sq (see SEE) when it is easily found: a stepper, when no
+// slider of theirs attacks sq or a pawn does (ok false otherwise).
+func (c *Classifier) leastAttacker(sq kifu.Square) (pt kifu.PieceType, ok bool) {
+	a := c.b.stepAttackers(sq, c.them)
+	if c.themRays.Has(sq) {
+		if a.And(c.b.byType[kifu.Pawn]).Any() {
+			return kifu.Pawn, true // nothing is less valuable
+		}
+		return kifu.NoPieceType, false
+	}
+	return c.b.least(a), a.Any()
+}
+
+// exchangeTail returns swapTail's tail for the exchange on sq, where a
+// piece of ours stands (or is dropped) and the opponent captures first,
+// when it follows from the attack maps (ok false otherwise): -1 when they
+// cannot capture at all, else what we then gain from the rest of the
+// exchange. Either they have one attacker and nothing can join them
+// (soleAttacker), so we take back and it ends; or they have two or more
+// and we one, with nothing to join us (soleDefender), so we take back
+// their least valuable attacker with it, unless it is our king, and they
+// take it.
+func (c *Classifier) exchangeTail(sq kifu.Square) (tail int, ok bool) {
+	if !c.usAtt1.Has(sq) {
+		return 0, false
+	}
+	if !c.themAtt2.Has(sq) {
+		if a, ok := c.soleAttacker(sq); ok {
+			return soleTail(a), true
+		}
+		return 0, false
+	}
+	b, ok := c.soleDefender(sq)
+	if !ok {
+		return 0, false
+	}
+	a, ok := c.leastAttacker(sq)
+	if !ok {
+		return 0, false
+	}
+	if b == kifu.King {
+		return 0, true // it may not take back: they have attackers left
+	}
+	return max(0, captureValue[a]-captureValue[b]), true
+}
+
+// soleTail is swapTail's tail for the exchange on sq begun by the sole
+// attacker pt (see soleAttacker) and answered by us: its capture value,
+// or -1 when it is the king, which may not capture.
+func soleTail(pt kifu.PieceType) int {
+	if pt == kifu.King {
+		return -1
+	}
+	return captureValue[pt]
+}
+
+// attackersAt returns the attackers of both colors of sq in the position
+// (cached).
+func (c *Classifier) attackersAt(sq kifu.Square) kifu.Bitboard {
+	if c.attStamp[sq] != c.stamp {
+		c.attStamp[sq] = c.stamp
+		c.attCache[sq] = c.b.attackersNow(sq)
+	}
+	return c.attCache[sq]
+}
+
+// see returns SEE(m) and its first term.
+func (c *Classifier) see(m kifu.Move) (gain, first int) {
+	to := m.To()
+	toBB := kifu.SquareBB(to)
+	if m.IsDrop() {
+		if c.themAtt.And(toBB).IsEmpty() {
+			return 0, 0
+		}
+		return c.dropGain(m.DroppedType(), to), 0
+	}
+	first = firstTerm(m)
+	if c.themAtt.And(toBB).IsEmpty() && c.themRays.And(kifu.SquareBB(m.From())).IsEmpty() {
+		return first, first
+	}
+	return c.boardGain(m, first), first
+}
+
+// dropGain returns SEE of dropping a piece of type pt on to, which the
+// opponent attacks.
+func (c *Classifier) dropGain(pt kifu.PieceType, to kifu.Square) int {
+	if c.dropStamp[to] != c.stamp {
+		c.setDropTail(to)
+	}
+	return dropSEE(captureValue[pt], int(c.dropTail[to]))
+}
+
+// noCapture is the dropTail of a square where the opponent cannot
+// capture: above every capture value, so that dropSEE is 0.
+const noCapture = 1 << 10
+
+// dropSEE returns SEE of a drop of a piece of capture value cv on a square
+// whose dropTail is tail: -max(0, cv-tail), without a branch (x &^ (x>>63)
+// is max(0, x)), as drops on attacked squares are decided by it.
+func dropSEE(cv, tail int) int {
+	x := cv - tail
+	return -(x &^ (x >> 63))
+}
+
+// setDropTail works out dropTail[to]: a drop changes no line onto to, so
+// the attackers are the position's and the exchange after it is the same
+// for every piece.
+func (c *Classifier) setDropTail(to kifu.Square) {
+	c.dropStamp[to] = c.stamp
+	if !c.usAtt1.Has(to) && !c.mayJoin(to, c.b.occ.Set(to)) {
+		c.dropTail[to] = 0 // they capture; we can never recapture
+	} else if t, ok := c.exchangeTail(to); ok {
+		c.dropTail[to] = int16(t)
+		if t < 0 {
+			c.dropTail[to] = noCapture
+		}
+	} else {
+		ok, tail := c.b.swapTail(to, c.b.occ.Set(to), c.attackersAt(to), c.them)
+		c.dropTail[to] = noCapture
+		if ok {
+			c.dropTail[to] = int16(tail)
+		}
+	}
+}
+
+// boardGain returns SEE of the board move m with first term first, when
+// the opponent attacks its destination or a slider of theirs its origin.
+func (c *Classifier) boardGain(m kifu.Move, first int) int {
+	// The opponent's attackers of to after m are those before m plus the
+	// sliders whose line through the vacated origin reaches to.
+	to, from := m.To(), m.From()
+	occ := c.b.occ.Clear(from).Set(to)
+	if !c.themAtt.Has(to) {
+		if c.b.xrays(to, from, occ).And(c.themBB).IsEmpty() {
+			return first // nobody of theirs reaches to, even through from
+		}
+	} else if !c.usAtt2.Has(to) {
+		if !c.mayJoin(to, occ) {
+			// They capture and we can never recapture: the mover is our
+			// only attacker of to, and no slider of ours can be uncovered.
+			return first - captureValue[m.PieceAfter().Type()]
+		}
+	} else if pt, ok := c.soleAttacker(to); ok {
+		// Another piece of ours attacks to: we recapture.
+		if t := soleTail(pt); t >= 0 {
+			return first - max(0, captureValue[m.PieceAfter().Type()]-t)
+		}
+		return first
+	}
+	att := c.attackersAt(to).Clear(from).Or(c.b.xrays(to, from, occ))
+	if att.And(c.b.color[c.them]).IsEmpty() {
+		return first
+	}
+	return first - c.b.swap(to, occ, att, c.them, m.PieceAfter().Type())
 }
