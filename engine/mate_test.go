@@ -354,7 +354,8 @@ func ExampleMateSolver() {
 
 // BenchmarkMateEndings solves the positions of the last plies of real
 // games (up to 20000 nodes each, a fresh table per round) and reports the
-// df-pn nodes per second and how many it proved; BenchmarkMateEndings/
+// df-pn nodes per second, the nodes per round (which a change that
+// keeps the search's behaviour keeps) and how many it proved; BenchmarkMateEndings/
 // interior does the same as the main search's interior mate searches do
 // (64 nodes, no line), which must not allocate.
 func BenchmarkMateEndings(b *testing.B) {
@@ -391,6 +392,7 @@ func BenchmarkMateEndings(b *testing.B) {
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 			b.ReportMetric(float64(found), "mates")
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 		})
 	}
 }
