@@ -497,19 +497,13 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if v, ok := s.interiorMate(ply, &budget, inCheck, key); ok {
 		return v
 	}
-	// Depth mode: nodes with plausible moves only stand pat; deeper ones
-	// try a null move (engine/depth.go).
+	// Depth mode's hook (engine/depth.go): stand pat or a null move.
 	standPat := noValue
-	if s.Mode == ModeDepth && ply > 0 && !inCheck {
-		if budget <= selectiveDepth*HalfCost {
-			standPat = s.evaluate()
-			if standPat >= beta {
-				return standPat
-			}
-		} else if v, ok := s.nullMove(ply, budget, beta, pvNode, inCheck); ok {
+	if s.Mode == ModeDepth {
+		var v Value
+		var cut bool
+		if standPat, v, cut = s.depthNode(ply, budget, beta, pvNode, inCheck); cut {
 			return v
-		} else if s.aborted {
-			return 0
 		}
 	}
 	prev := pos.LastMove()
