@@ -278,3 +278,50 @@ func TestSearchUsesMateSearch(t *testing.T) {
 		}
 	})
 }
+
+// TestMateSearchesStopThroughControl: the root's mate search stops
+// through the search's Control (a stop, a quarter of the soft limit, the
+// hard limit; not while the search is infinite), and a search whose
+// Control was stopped before it started spends at most one poll (64
+// nodes) in its mate search.
+func TestMateSearchesStopThroughControl(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		limits Limits
+		stop   bool
+		want   bool
+	}{
+		{"no limit", Limits{}, false, false},
+		{"stopped", Limits{}, true, true},
+		{"a quarter of the soft limit passed", Limits{Soft: 8 * time.Millisecond}, false, true},
+		{"a quarter of the soft limit to come", Limits{Soft: time.Hour}, false, false},
+		{"hard limit passed", Limits{Soft: time.Hour, Hard: 2 * time.Millisecond}, false, true},
+		{"infinite", Limits{Soft: 2 * time.Millisecond, Hard: 2 * time.Millisecond, Infinite: true}, false, false},
+		{"infinite, stopped", Limits{Infinite: true}, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctl := NewControl(tc.limits)
+			if tc.stop {
+				ctl.Stop()
+			}
+			time.Sleep(3 * time.Millisecond)
+			r := rootMateStop{ctl: ctl, start: ctl.start.UnixNano()}
+			if got := r.Stopped(); got != tc.want {
+				t.Errorf("Stopped() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	t.Run("search stopped before it starts", func(t *testing.T) {
+		pos := mustSFEN(t, hardMateSFEN)
+		s := newTestSearcher()
+		ctl := NewControl(Limits{})
+		ctl.Stop()
+		res := s.SearchWith(pos, ctl, nil)
+		if ok, why := pos.IsLegal(res.Move); !ok {
+			t.Fatalf("move %s: %v", res.Move.USI(), why)
+		}
+		if n := s.MateStats().Nodes; n == 0 || n > 65 {
+			t.Errorf("the root's mate search took %d nodes, want one poll's", n)
+		}
+	})
+}

@@ -7,8 +7,8 @@
 // node), proof and disproof hands (証明駒, 反証駒) shared through a
 // transposition table keyed by the board, and path-aware repetitions (a
 // repetition fails the attacker: perpetual check loses). The attacker
-// plays only checks (genChecks: candidate squares, confirmed by the rules
-// of package kifu), the defender every legal reply, non-promotions
+// plays only checks (generated from the squares that can check,
+// confirmed by the rules of package kifu), the defender every legal reply, non-promotions
 // included, so a proof holds under the full rules (pawn-drop mate, 打ち歩詰め,
 // is no mate).
 //
@@ -27,7 +27,8 @@
 //
 // A search is stopped from another goroutine through Limits.Stop, a
 // Stopper polled every 64 nodes (the engine passes its per-search
-// Control); the node and time limits are polled the same way. Solve
+// Control), as often as the clock of Limits.Time; Limits.Nodes is checked
+// at every node. Solve
 // allocates nothing once its per-ply frames exist (after the first
 // search that reached as deep), so it may run at the interior nodes of
 // another search. A Solver is not safe for concurrent use.

@@ -492,3 +492,53 @@ func TestMateRandomPositions(t *testing.T) {
 		t.Error("the random positions gave no mate or no non-mate: the test tests nothing")
 	}
 }
+
+// hardSFEN is a position from a real game whose mate (29 plies) the
+// solver proves only after more than 400000 nodes from an empty table.
+const hardSFEN = "l1+P2k1nl/5b1s1/2N+Npp2p/p5p2/2P6/PRG2P3/2S1P1P+pP/8L/L1+b3sNK b RG2P2gs3p 133"
+
+// stopAfter is a Stopper that reports true from its n-th poll on.
+type stopAfter struct{ n, polls int }
+
+func (s *stopAfter) Stopped() bool {
+	s.polls++
+	return s.polls >= s.n
+}
+
+// TestSolveStops: Limits.Stop, polled every pollEvery nodes, stops the
+// search at the first poll that says so (Unknown), whether it said so
+// before Solve started or later; without it the node limit does.
+func TestSolveStops(t *testing.T) {
+	pos := mustSFEN(t, hardSFEN)
+	for _, tc := range []struct {
+		name      string
+		stop      *stopAfter
+		nodes     uint64
+		wantPolls int
+	}{
+		{"stopped before", &stopAfter{n: 1}, 0, 1},
+		{"stopped at the 10th poll", &stopAfter{n: 10}, 0, 10},
+		{"node limit", nil, 5000, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lim := Limits{Nodes: tc.nodes}
+			if tc.stop != nil {
+				lim.Stop = tc.stop
+			} else {
+				lim.Stop = &stopAfter{n: 1 << 30}
+			}
+			res := NewSolver(4).Solve(pos, lim)
+			if res.Status != Unknown {
+				t.Fatalf("%v after %d nodes, want unknown", res.Status, res.Nodes)
+			}
+			if tc.stop != nil {
+				max := uint64(tc.wantPolls*pollEvery) + 1
+				if tc.stop.polls != tc.wantPolls || res.Nodes > max {
+					t.Errorf("%d polls, %d nodes; want %d polls and at most %d nodes", tc.stop.polls, res.Nodes, tc.wantPolls, max)
+				}
+			} else if res.Nodes > tc.nodes+1 {
+				t.Errorf("%d nodes, limit %d", res.Nodes, tc.nodes)
+			}
+		})
+	}
+}
