@@ -197,7 +197,9 @@ func (u *usi) handle(line string) (quit bool) {
 		u.gameOver = false
 	case "position":
 		u.finishSearch()
-		p, err := kifu.ParseUSIPosition(line)
+		// Analysis positions (perft suites, problems) may hold more
+		// pieces of a kind than a set: only a hand's capacity bounds them.
+		p, err := kifu.ParseUSIPositionWith(line, kifu.SFENOptions{AllowAnyPieceCount: true})
 		if err != nil {
 			u.pos, u.posErr = nil, err
 			u.out.println("info string ignored position: %v; no position until the next valid one", err)

@@ -430,3 +430,16 @@ func TestTestsLeaveNoTempFiles(t *testing.T) {
 		t.Errorf("the tests left %v in TMPDIR", left)
 	}
 }
+
+// TestUSIPositionBeyondASet: the engine analyses positions with more
+// pieces of a kind than a set (published perft positions), as perft does;
+// records stay strict elsewhere.
+func TestUSIPositionBeyondASet(t *testing.T) {
+	p := startLoop(t, DefaultConfig())
+	p.send("usi", "setoption name USI_Hash value 16", "isready")
+	p.expect("readyok", 10*time.Second)
+	p.send("position sfen k+n7/sg7/9/9/9/9/+r5K1g/7L1/2LN1R1+Bb b RBGSNLP 1", "go perft 2")
+	if got := p.expect("info string", 10*time.Second); !strings.HasPrefix(got, "info string perft 2 nodes 1148 ") {
+		t.Errorf("go perft 2 on the overfull position answered %q, want 1148 nodes", got)
+	}
+}

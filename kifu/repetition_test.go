@@ -6,19 +6,6 @@ import (
 	"testing"
 )
 
-// playUSI plays space-separated USI moves on p, failing the test on an
-// illegal one.
-func playUSI(t *testing.T, p *Position, moves string) {
-	t.Helper()
-	for _, s := range strings.Fields(moves) {
-		m, err := p.ParseUSIMove(s)
-		if err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		p.DoMove(m)
-	}
-}
-
 func TestRepetition(t *testing.T) {
 	// Both sides shuffle a gold back and forth: the start position comes
 	// back after every 4 plies.

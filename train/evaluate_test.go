@@ -67,10 +67,7 @@ func TestScore(t *testing.T) {
 // estimators beat the uniform baseline, the result does not depend on the
 // number of workers, and games trained on are left out when asked.
 func TestEvaluateHeldOut(t *testing.T) {
-	var rest []string
-	for _, k := range []string{"computer", "amateur", "pro-vs-computer", "pro-vs-amateur", "unknown"} {
-		rest = append(rest, k)
-	}
+	rest := []string{"computer", "amateur", "pro-vs-computer", "pro-vs-amateur", "unknown"}
 	db := filepath.Join(t.TempDir(), "rp.sqlite")
 	res := train(t, db, Options{Ingest: includeAll(0)}, corpusPaths(t, rest...)...)
 	h, err := OpenReadOnly(db)

@@ -130,10 +130,9 @@ func TestKilledTrainRuns(t *testing.T) {
 	// The states without kills: state k is after chunks 1..k.
 	refDir := filepath.Join(dir, "ref")
 	type state struct {
-		dump          string
-		pos, cnt      []byte
-		positions     int64
-		games, forced int64
+		dump      string
+		pos, cnt  []byte
+		positions int64
 	}
 	states := []state{{}}
 	for _, c := range chunks {
@@ -264,7 +263,7 @@ func TestKilledTrainRuns(t *testing.T) {
 				t.Fatalf("%s: %s is neither state %d's nor %d's (in step %v)", what, f.name, k, next, inStep)
 			}
 		}
-		outcome := fmt.Sprintf("state %d→%d", k, next)
+		var outcome string
 		if next > k {
 			outcome = "next state"
 			if !inStep {
