@@ -59,6 +59,29 @@ func TestPlace(t *testing.T) {
 		}
 	}
 	an := NewTableCRA().Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
+	// Analyze covers exactly the legal moves: each once, each legal, and
+	// every legal move but the pointless non-promotions kifu.Legal leaves
+	// out (whose promotion is there).
+	analyzed := map[kifu.Move]int{}
+	for i := range an {
+		analyzed[an[i].Move]++
+	}
+	isLegal := map[kifu.Move]bool{}
+	for _, m := range legal {
+		isLegal[m] = true
+		promoted := !m.IsDrop() && !m.IsPromotion() && analyzed[kifu.NewBoardMove(m.From(), m.To(), m.Piece(), m.Captured(), true)] > 0
+		if analyzed[m] == 0 && !promoted {
+			t.Errorf("legal move %s not analyzed", m.USI())
+		}
+	}
+	for m, n := range analyzed {
+		if n > 1 || !isLegal[m] {
+			t.Errorf("%s analyzed %d times, legal: %v", m.USI(), n, isLegal[m])
+		}
+	}
+	if len(an) < 50 {
+		t.Fatalf("%d moves analyzed, want the 57 of the position", len(an))
+	}
 	for _, k := range []struct {
 		name string
 		key  func(*CRAMove) int64

@@ -298,6 +298,30 @@ func (s *Searcher) defends(m kifu.Move, us kifu.Color, ksq kifu.Square, enPrise 
 	return kifu.Attacks(m.PieceAfter(), to, occ).And(rest).Any()
 }
 
+// depthNode is depth mode's work at a node of the main search after the
+// table and the mate search, before its moves: a node other than the root
+// and not in check stands pat on the static evaluation if it searches
+// plausible moves only (d <= selectiveDepth), and otherwise tries a null
+// move (nullMove). It returns the stand-pat value (noValue for none) and,
+// with cut set, the node's value: a stand pat or null move at or above
+// beta, or 0 when the search was stopped.
+func (s *Searcher) depthNode(ply, budget int, beta Value, pvNode, inCheck bool) (standPat, v Value, cut bool) {
+	if ply == 0 || inCheck {
+		return noValue, 0, false
+	}
+	if budget <= selectiveDepth*HalfCost {
+		standPat = s.evaluate()
+		return standPat, standPat, standPat >= beta
+	}
+	if v, ok := s.nullMove(ply, budget, beta, pvNode, inCheck); ok {
+		return noValue, v, true
+	}
+	if s.aborted {
+		return noValue, 0, true
+	}
+	return noValue, 0, false
+}
+
 // nullMoveAllowed reports whether a depth-mode node at ply with budget,
 // window bound beta and the given kind may try a null move (see the
 // comment at the top of the file).

@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/mate"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -18,7 +19,8 @@ const (
 	mateBudget = 2 * HalfCost
 )
 
-// mateHooks is the part of a Searcher that uses the df-pn mate search.
+// mateHooks is the part of a Searcher that uses the df-pn mate search
+// (package engine/mate).
 //
 //   - At the root, before the iterative deepening, the mate search runs
 //     for up to RootMateNodes nodes (0: never) and a quarter of the soft
@@ -34,28 +36,42 @@ const (
 //     budget to see the mate and the replies that parry it.
 type mateHooks struct {
 	// Mate is the mate search; its table persists between searches.
-	Mate *MateSolver
+	Mate *mate.Solver
 	// RootMateNodes and NodeMateNodes bound the root's and each interior
-	// node's mate search.
+	// node's mate search (the USI options of the same names).
 	RootMateNodes, NodeMateNodes uint64
 
 	mateStats MateStats
 	noThreat  bool // no threat extension (experiments)
 	// threatExt[ply]: a node on the path to ply was extended for a threat.
 	threatExt [MaxPly + 2]bool
+	// rootStop stops the root's mate search (see rootMateStop).
+	rootStop rootMateStop
 }
 
 func newMateHooks() mateHooks {
-	return mateHooks{Mate: NewMateSolver(DefaultMateHashMB),
+	return mateHooks{Mate: mate.NewSolver(DefaultMateHashMB),
 		RootMateNodes: DefaultRootMateNodes, NodeMateNodes: DefaultNodeMateNodes}
 }
 
-// applyMateOptions sets the mate searches from the USI options
-// RootMateNodes and NodeMateNodes (the USI loop sizes the table, from
-// MateHash: usi.prepare).
-func (s *Searcher) applyMateOptions(o *options) {
-	s.RootMateNodes = uint64(o.int("RootMateNodes"))
-	s.NodeMateNodes = uint64(o.int("NodeMateNodes"))
+// rootMateStop is the mate.Stopper of the root's mate search: the
+// search's Control, and a quarter of its soft time limit or its hard
+// limit (no limit while the search is infinite: until ponderhit).
+type rootMateStop struct {
+	ctl   *Control
+	start int64 // unix nanos: the search's start
+}
+
+func (r *rootMateStop) Stopped() bool {
+	if r.ctl.Stopped() {
+		return true
+	}
+	if r.ctl.infinite.Load() {
+		return false
+	}
+	now := time.Now().UnixNano()
+	soft, hard := r.ctl.softAt.Load(), r.ctl.hardAt.Load()
+	return soft != 0 && now >= r.start+(soft-r.start)/4 || hard != 0 && now >= hard
 }
 
 // MateStats counts what the mate searches of a search did.
@@ -81,21 +97,10 @@ func (s *Searcher) rootMate(res *Result, info func(Info)) bool {
 	if s.Mate == nil || s.RootMateNodes == 0 {
 		return false
 	}
-	start := s.start.UnixNano()
-	lim := MateLimits{Nodes: s.RootMateNodes, Abort: func() bool {
-		if s.ctl.stopped.Load() {
-			return true
-		}
-		if s.ctl.infinite.Load() {
-			return false
-		}
-		now := time.Now().UnixNano()
-		soft, hard := s.ctl.softAt.Load(), s.ctl.hardAt.Load()
-		return soft != 0 && now >= start+(soft-start)/4 || hard != 0 && now >= hard
-	}}
-	r := s.Mate.Solve(s.pos, lim)
+	s.rootStop = rootMateStop{ctl: s.ctl, start: s.start.UnixNano()}
+	r := s.Mate.Solve(s.pos, mate.Limits{Nodes: s.RootMateNodes, Stop: &s.rootStop})
 	s.mateStats.Nodes += r.Nodes
-	if r.Status != MateFound {
+	if r.Status != mate.Found {
 		return false
 	}
 	res.Move = r.PV[0]
@@ -131,11 +136,11 @@ func (s *Searcher) interiorMate(ply int, budget *int, inCheck bool, key uint64) 
 	if inCheck || *budget < mateBudget || s.Mate == nil || s.NodeMateNodes == 0 {
 		return 0, false
 	}
-	lim := MateLimits{Nodes: s.NodeMateNodes, NoPV: true, Abort: s.stoppedFn}
+	lim := mate.Limits{Nodes: s.NodeMateNodes, NoPV: true, Stop: s.ctl}
 	r := s.Mate.Solve(s.pos, lim)
 	s.mateStats.Nodes += r.Nodes
 	s.mateStats.Interior++
-	if r.Status == MateFound && r.Move != kifu.MoveNone && ply+r.Length < MaxPly {
+	if r.Status == mate.Found && r.Move != kifu.MoveNone && ply+r.Length < MaxPly {
 		s.mateStats.Mates++
 		v := MateIn(ply + r.Length)
 		f := &s.stack[ply]
@@ -148,7 +153,7 @@ func (s *Searcher) interiorMate(ply int, budget *int, inCheck bool, key uint64) 
 		r = s.Mate.Solve(s.pos, lim)
 		s.pos.UndoNullMove()
 		s.mateStats.Nodes += r.Nodes
-		if r.Status == MateFound {
+		if r.Status == mate.Found {
 			s.mateStats.Threats++
 			*budget += HalfCost
 			s.threatExt[ply] = true

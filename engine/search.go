@@ -139,12 +139,9 @@ type Searcher struct {
 	nodes    uint64
 	seldepth int
 	aborted  bool
-	// stoppedFn is ctlStopped as a func value, made once (the interior
-	// mate searches poll it without allocating).
-	stoppedFn func() bool
-	stack     [MaxPly + 2]frame
-	history   [kifu.PieceNB][kifu.SquareNB]int32
-	rootPrev  kifu.Move
+	stack    [MaxPly + 2]frame
+	history  [kifu.PieceNB][kifu.SquareNB]int32
+	rootPrev kifu.Move
 	// the best fully searched root move of the current iteration
 	iterMove  kifu.Move
 	iterValue Value
@@ -171,7 +168,6 @@ type Searcher struct {
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
 	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks()}
-	s.stoppedFn = s.ctlStopped
 	s.ctl = &s.ownCtl
 	return s
 }
@@ -243,8 +239,6 @@ func (s *Searcher) Stop() {
 		c.Stop()
 	}
 }
-
-func (s *Searcher) ctlStopped() bool { return s.ctl.stopped.Load() }
 
 // NewGame clears what the searcher learned (table, history). A table no
 // search has used is empty already, and is left alone.
@@ -437,7 +431,7 @@ func (s *Searcher) checkAbort() bool {
 	if s.aborted {
 		return true
 	}
-	if s.ctl.stopped.Load() {
+	if s.ctl.Stopped() {
 		s.aborted = true
 		return true
 	}
@@ -503,19 +497,13 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if v, ok := s.interiorMate(ply, &budget, inCheck, key); ok {
 		return v
 	}
-	// Depth mode: nodes with plausible moves only stand pat; deeper ones
-	// try a null move (engine/depth.go).
+	// Depth mode's hook (engine/depth.go): stand pat or a null move.
 	standPat := noValue
-	if s.Mode == ModeDepth && ply > 0 && !inCheck {
-		if budget <= selectiveDepth*HalfCost {
-			standPat = s.evaluate()
-			if standPat >= beta {
-				return standPat
-			}
-		} else if v, ok := s.nullMove(ply, budget, beta, pvNode, inCheck); ok {
+	if s.Mode == ModeDepth {
+		var v Value
+		var cut bool
+		if standPat, v, cut = s.depthNode(ply, budget, beta, pvNode, inCheck); cut {
 			return v
-		} else if s.aborted {
-			return 0
 		}
 	}
 	prev := pos.LastMove()

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/mate"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -128,8 +129,7 @@ type job struct {
 	released bool
 	ponder   bool // a ponder search not hit yet
 	silent   atomic.Bool
-	stop     func()
-	ctl      *Control // the search's (nil for go mate and go perft)
+	ctl      *Control // the job's stop (and a search's ponderhit and clock)
 	clock    Clock
 	us       kifu.Color
 	ply      int
@@ -248,7 +248,7 @@ func (u *usi) quit() {
 		close(j.release)
 		j.released = true
 	}
-	j.stop()
+	j.ctl.Stop()
 	select {
 	case <-j.done:
 	case <-time.After(quitGrace):
@@ -271,12 +271,14 @@ func (u *usi) prepare(clear bool) *Searcher {
 		u.tablesFor = [2]int{-1, -1}
 	}
 	s := u.srch
-	s.applyMateOptions(u.opts)
+	s.RootMateNodes = uint64(u.opts.int("RootMateNodes"))
+	s.NodeMateNodes = uint64(u.opts.int("NodeMateNodes"))
 	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
 	if want != u.tablesFor {
 		held := s.TT.SizeMB() + s.Mate.SizeMB()
 		// Free the old tables before making the new ones.
-		s.TT.clusters, s.Mate.tt.clusters = nil, nil
+		s.TT.clusters = nil
+		s.Mate.Free()
 		if held >= 256 {
 			debug.FreeOSMemory()
 		}
@@ -475,8 +477,8 @@ func (u *usi) goCmd(args []string) {
 		limits.Soft, limits.Hard = PlanTime(g.clock, u.pos.SideToMove(), u.pos.MoveNumber(), overhead)
 	}
 	ctl := NewControl(limits) // the clock starts at go
-	j := u.start(ctl.Stop, limits.Infinite)
-	j.ctl, j.ponder, j.clock = ctl, g.ponder, g.clock
+	j := u.start(ctl, limits.Infinite)
+	j.ponder, j.clock = g.ponder, g.clock
 	j.us, j.ply = u.pos.SideToMove(), u.pos.MoveNumber()
 	pos := u.pos.Clone()
 	ponder := u.opts.bool("USI_Ponder")
@@ -491,10 +493,11 @@ func (u *usi) goCmd(args []string) {
 	}()
 }
 
-// start makes the job of a "go" whose goroutine the caller starts;
-// waits says it waits for stop (or ponderhit) to report.
-func (u *usi) start(stop func(), waits bool) *job {
-	j := &job{done: make(chan struct{}), release: make(chan struct{}), stop: stop}
+// start makes the job of a "go" whose goroutine the caller starts,
+// stopped through ctl; waits says it waits for stop (or ponderhit) to
+// report.
+func (u *usi) start(ctl *Control, waits bool) *job {
+	j := &job{done: make(chan struct{}), release: make(chan struct{}), ctl: ctl}
 	if !waits {
 		close(j.release)
 		j.released = true
@@ -516,12 +519,12 @@ func (u *usi) recoverSearch(answer string) {
 // job that any command needing the engine idle stops.
 func (u *usi) goPerft(depth int) {
 	ctl := NewControl(Limits{Infinite: true})
-	j := u.start(ctl.Stop, true)
+	j := u.start(ctl, true)
 	pos := u.pos.Clone()
 	go func() {
 		defer close(j.done)
 		defer u.recoverSearch("info string perft failed")
-		n, ok := perft(pos, depth, &ctl.stopped)
+		n, ok := perft(pos, depth, ctl)
 		ms := time.Since(ctl.start).Milliseconds()
 		if !ok {
 			u.out.println("info string perft %d stopped after %d leaves, time %d", depth, n, ms)
@@ -532,13 +535,13 @@ func (u *usi) goPerft(depth int) {
 }
 
 // perft counts the leaves of pos's LegalAll move tree of the given depth,
-// as kifu.Position.Perft does, looking at stop at every interior node. A
+// as kifu.Position.Perft does, looking at ctl at every interior node. A
 // stop returns the leaves counted so far and false.
-func perft(pos *kifu.Position, depth int, stop *atomic.Bool) (uint64, bool) {
+func perft(pos *kifu.Position, depth int, ctl *Control) (uint64, bool) {
 	if depth <= 0 {
 		return 1, true
 	}
-	if stop.Load() {
+	if ctl.Stopped() {
 		return 0, false
 	}
 	var buf [kifu.MaxMoves]kifu.Move
@@ -549,7 +552,7 @@ func perft(pos *kifu.Position, depth int, stop *atomic.Bool) (uint64, bool) {
 	var n uint64
 	for _, m := range moves {
 		pos.DoMove(m)
-		c, ok := perft(pos, depth-1, stop)
+		c, ok := perft(pos, depth-1, ctl)
 		pos.UndoMove()
 		n += c
 		if !ok {
@@ -567,12 +570,12 @@ func perft(pos *kifu.Position, depth int, stop *atomic.Bool) (uint64, bool) {
 func (u *usi) goMate(limit time.Duration) {
 	ms := u.searcher().Mate
 	ctl := NewControl(Limits{Infinite: limit == 0})
-	j := u.start(ctl.Stop, limit == 0)
+	j := u.start(ctl, limit == 0)
 	pos := u.pos.Clone()
 	go func() {
 		defer close(j.done)
 		defer u.recoverSearch("checkmate timeout")
-		res := ms.Solve(pos, MateLimits{Time: limit, Abort: ctl.Stopped})
+		res := ms.Solve(pos, mate.Limits{Time: limit, Stop: ctl})
 		if j.silent.Load() {
 			return
 		}
@@ -587,9 +590,9 @@ func (u *usi) goMate(limit time.Duration) {
 }
 
 // formatCheckmate renders the answer to "go mate".
-func formatCheckmate(r MateResult) string {
+func formatCheckmate(r mate.Result) string {
 	switch r.Status {
-	case MateFound:
+	case mate.Found:
 		var b strings.Builder
 		b.WriteString("checkmate")
 		for _, m := range r.PV {
@@ -597,7 +600,7 @@ func formatCheckmate(r MateResult) string {
 			b.WriteString(m.USI())
 		}
 		return b.String()
-	case NoMate:
+	case mate.NoMate:
 		return "checkmate nomate"
 	}
 	return "checkmate timeout"
@@ -635,7 +638,7 @@ func (u *usi) stopSearch(silent bool) {
 		close(j.release)
 		j.released = true
 	}
-	j.stop()
+	j.ctl.Stop()
 	<-j.done
 	u.job = nil
 }

@@ -1,4 +1,4 @@
-package engine
+package mate
 
 import (
 	"math/bits"
@@ -86,7 +86,7 @@ func (t *mateTable) resize(mb int) {
 func (t *mateTable) clear() { clear(t.clusters) }
 
 // SizeMB returns the size of the solver's table in megabytes.
-func (s *MateSolver) SizeMB() int {
+func (s *Solver) SizeMB() int {
 	return len(s.tt.clusters) * int(unsafe.Sizeof(mateCluster{})) >> 20
 }
 

@@ -1,28 +1,27 @@
-package engine
+package mate
 
 import (
-	"sync/atomic"
 	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// MateStatus is the outcome of a mate search (詰将棋 search).
-type MateStatus uint8
+// Status is the outcome of a mate search (詰将棋 search).
+type Status uint8
 
 // Mate search outcomes.
 const (
-	// MateUnknown: the search stopped (a limit, Stop) before it knew.
-	MateUnknown MateStatus = iota
-	// MateFound: the side to move mates by continuous checks (詰み).
-	MateFound
+	// Unknown: the search stopped (a limit, the Stopper) before it knew.
+	Unknown Status = iota
+	// Found: the side to move mates by continuous checks (詰み).
+	Found
 	// NoMate: the side to move has no mate by continuous checks (不詰).
 	NoMate
 )
 
-func (s MateStatus) String() string {
+func (s Status) String() string {
 	switch s {
-	case MateFound:
+	case Found:
 		return "mate"
 	case NoMate:
 		return "nomate"
@@ -30,26 +29,35 @@ func (s MateStatus) String() string {
 	return "unknown"
 }
 
-// MateLimits bounds a mate search. Zero fields are unlimited.
-type MateLimits struct {
+// Stopper is how a caller stops a running search: Solve asks Stopped
+// every pollEvery nodes and returns (with Unknown unless it had finished)
+// once it reports true. It is the one way to stop a search from another
+// goroutine; the engine's per-search Control is a Stopper.
+type Stopper interface {
+	Stopped() bool
+}
+
+// Limits bounds a mate search. Zero fields are unlimited.
+type Limits struct {
 	Nodes uint64
 	Time  time.Duration
-	// Abort, if set, is polled every 64 nodes: true stops the search
-	// like MateSolver.Stop (the main search's stop flag and clock).
-	Abort func() bool
-	// NoPV skips the mating line: a MateFound result then has Move and
+	// Stop, if set, is polled every pollEvery nodes (64): true stops the
+	// search. A Stop that reports true before Solve starts stops it at
+	// its first poll.
+	Stop Stopper
+	// NoPV skips the mating line: a Found result then has Move and
 	// Length but no PV (the main search's interior mate searches).
 	NoPV bool
 	// MaxPly, if not zero, looks only for mates within MaxPly plies; a
-	// longer mate is not found, and the answer is then MateUnknown rather
+	// longer mate is not found, and the answer is then Unknown rather
 	// than NoMate.
 	MaxPly int
 }
 
-// MateResult is the outcome of MateSolver.Solve.
-type MateResult struct {
-	Status MateStatus
-	// PV is, for MateFound, a mating line: checks of the side to move and
+// Result is the outcome of Solver.Solve.
+type Result struct {
+	Status Status
+	// PV is, for Found, a mating line: checks of the side to move and
 	// the defender's replies, the defender resisting as long as the proof
 	// says it can, ending in checkmate. It has odd length. After the
 	// proof, Solve looks for shorter mates (within as many nodes again as
@@ -71,7 +79,7 @@ type MateResult struct {
 const minShorten = 2000
 
 // maxMatePly bounds the depth of the mate search's path. A line that
-// reaches it counts as no mate for this search only (a MateUnknown
+// reaches it counts as no mate for this search only (a Unknown
 // answer at the root, never a NoMate).
 const maxMatePly = 250
 
@@ -89,7 +97,7 @@ type mateFrame struct {
 	children [kifu.MaxMoves]mateChild
 }
 
-// MateSolver is a df-pn mate search (Nagai's depth-first proof-number
+// Solver is a df-pn mate search (Nagai's depth-first proof-number
 // search) with the 1+ε trick of Pawlewicz and Lew against thrashing,
 // initial proof numbers from the number of the defender's replies
 // (df-pn+), a check for mate in one at every expanded attacker node,
@@ -102,10 +110,11 @@ type mateFrame struct {
 // is a proof under the full rules (pawn-drop mate is illegal, 打ち歩詰め;
 // pieces that could not move again may not be left unpromoted).
 //
-// A MateSolver is not safe for concurrent use, except Stop. Its table
+// A Solver is not safe for concurrent use (a search is stopped through
+// Limits.Stop). Its table
 // persists between searches, so repeated searches of related positions
 // (successive moves of a game) reuse each other's proofs.
-type MateSolver struct {
+type Solver struct {
 	tt       *mateTable
 	frames   []*mateFrame
 	path     [maxMatePly + 1]uint64 // full keys of the positions on the path
@@ -116,11 +125,10 @@ type MateSolver struct {
 	pos      *kifu.Position
 	attacker kifu.Color
 	nodes    uint64
-	nextPoll uint64 // node count of the next look at the clock
+	nextPoll uint64 // node count of the next look at the clock and Stop
 	maxNodes uint64
 	deadline int64 // unix nanos; 0 = none
-	stopped  atomic.Bool
-	abort    func() bool
+	stop     Stopper
 	aborted  bool
 	// setKey tells apart the sets of pieces (board and hands) of
 	// positions: see tableKey.
@@ -130,43 +138,40 @@ type MateSolver struct {
 	maxPly       int // the path's depth limit of this search
 }
 
-// NewMateSolver returns a solver whose table takes about hashMB megabytes.
-func NewMateSolver(hashMB int) *MateSolver {
-	return &MateSolver{tt: newMateTable(hashMB)}
+// NewSolver returns a solver whose table takes about hashMB megabytes.
+func NewSolver(hashMB int) *Solver {
+	return &Solver{tt: newMateTable(hashMB)}
 }
 
 // Resize reallocates the solver's table to about hashMB megabytes,
 // clearing it.
-func (s *MateSolver) Resize(hashMB int) { s.tt.resize(hashMB) }
+func (s *Solver) Resize(hashMB int) { s.tt.resize(hashMB) }
 
 // Clear empties the solver's table.
-func (s *MateSolver) Clear() { s.tt.clear() }
+func (s *Solver) Clear() { s.tt.clear() }
 
-// Stop makes a running Solve return as soon as possible (with
-// MateUnknown unless it had finished). It is safe to call from another
-// goroutine. Solve clears the flag when it starts, so a Stop that comes
-// before is lost: a caller that cannot tell should pass its own flag as
-// MateLimits.Abort (as the USI loop does).
-func (s *MateSolver) Stop() { s.stopped.Store(true) }
+// Free releases the memory of the solver's table, so that a new table
+// of another size need not be made while the old one is held. Resize
+// must come before the next Solve.
+func (s *Solver) Free() { s.tt.clusters = nil }
 
 // Solve searches whether the side to move of pos mates by continuous
 // checks, within lim. It uses pos and restores it. The moves of a
-// MateFound line are also legal moves of pos (kifu.LegalAll).
-func (s *MateSolver) Solve(pos *kifu.Position, lim MateLimits) MateResult {
+// Found line are also legal moves of pos (kifu.LegalAll).
+func (s *Solver) Solve(pos *kifu.Position, lim Limits) Result {
 	start := time.Now()
 	s.pos = pos
 	s.attacker = pos.SideToMove()
 	s.nodes = 0
-	s.nextPoll = matePollEvery
+	s.nextPoll = pollEvery
 	s.maxNodes = lim.Nodes
 	s.deadline = 0
 	if lim.Time > 0 {
 		s.deadline = start.Add(lim.Time).UnixNano()
 	}
-	s.stopped.Store(false)
-	s.abort = lim.Abort
+	s.stop = lim.Stop
 	s.setKey = pieceSetKey(pos)
-	res := MateResult{Status: MateUnknown}
+	res := Result{Status: Unknown}
 	maxPly := maxMatePly
 	if lim.MaxPly > 0 {
 		maxPly = min(lim.MaxPly, maxMatePly)
@@ -174,7 +179,7 @@ func (s *MateSolver) Solve(pos *kifu.Position, lim MateLimits) MateResult {
 	v := s.run(maxPly)
 	switch {
 	case v.proven() && lim.NoPV:
-		res.Status = MateFound
+		res.Status = Found
 		res.Length = int(v.length)
 		for _, c := range s.frames[0].children[:s.rootChildren] {
 			if c.v.proven() && c.v.length+1 == v.length {
@@ -191,7 +196,7 @@ func (s *MateSolver) Solve(pos *kifu.Position, lim MateLimits) MateResult {
 		if !ok {
 			break
 		}
-		res.Status = MateFound
+		res.Status = Found
 		res.Length = copy(s.bestPV[:], pv)
 		// Shorter mates: search again for mates of 1, 3, ... plies, as
 		// long as they are shorter and the extra nodes do not exceed the
@@ -223,7 +228,7 @@ func (s *MateSolver) Solve(pos *kifu.Position, lim MateLimits) MateResult {
 // run searches the root (s.pos, whose side to move is s.attacker) with
 // the path's depth limited to maxPly, as one search of the table (tainted
 // entries of other runs do not count).
-func (s *MateSolver) run(maxPly int) mateValue {
+func (s *Solver) run(maxPly int) mateValue {
 	s.maxPly = maxPly
 	s.aborted = false
 	s.tt.gen++
@@ -236,7 +241,7 @@ func (s *MateSolver) run(maxPly int) mateValue {
 // rest of the set: a problem that leaves pieces out (詰将棋 positions may)
 // must not share entries with a position of the same board and attacker's
 // hand where the defender holds more.
-func (s *MateSolver) tableKey() uint64 { return s.pos.BoardKey() ^ s.setKey }
+func (s *Solver) tableKey() uint64 { return s.pos.BoardKey() ^ s.setKey }
 
 // pieceSetKey returns a key of the number of pieces of each type, on the
 // board and in hand, of pos; zero for the full set of a game.
@@ -263,32 +268,30 @@ func pieceSetKey(pos *kifu.Position) uint64 {
 }
 
 // frame returns the scratch space of ply, allocating it on first use.
-func (s *MateSolver) frame(ply int) *mateFrame {
+func (s *Solver) frame(ply int) *mateFrame {
 	for len(s.frames) <= ply {
 		s.frames = append(s.frames, new(mateFrame))
 	}
 	return s.frames[ply]
 }
 
-// matePollEvery is how many nodes pass between two looks at the clock
-// and the caller's Abort: a node costs a few microseconds, time.Now about
-// a twentieth of one.
-const matePollEvery = 64
+// pollEvery is how many nodes pass between two looks at the clock and
+// the caller's Stopper: a node costs a few microseconds, time.Now about a
+// twentieth of one.
+const pollEvery = 64
 
-// checkAbort polls the stop flag, the node limit and, every
-// matePollEvery nodes, the clock and the caller's Abort.
-func (s *MateSolver) checkAbort() bool {
+// checkAbort polls the node limit and, every pollEvery nodes, the clock
+// and the caller's Stopper.
+func (s *Solver) checkAbort() bool {
 	if s.aborted {
 		return true
 	}
 	switch {
-	case s.stopped.Load():
-		s.aborted = true
 	case s.maxNodes > 0 && s.nodes >= s.maxNodes:
 		s.aborted = true
 	case s.nodes >= s.nextPoll:
-		s.nextPoll = s.nodes + matePollEvery
-		if s.deadline != 0 && time.Now().UnixNano() >= s.deadline || s.abort != nil && s.abort() {
+		s.nextPoll = s.nodes + pollEvery
+		if s.deadline != 0 && time.Now().UnixNano() >= s.deadline || s.stop != nil && s.stop.Stopped() {
 			s.aborted = true
 		}
 	}
@@ -303,7 +306,7 @@ const evasionKind = kifu.LegalAll
 // the position and searches below its most proving child until the
 // position's proof number reaches thpn or its disproof number thdn, and
 // returns what it found (also stored in the table).
-func (s *MateSolver) mid(ply int, thpn, thdn uint32) mateValue {
+func (s *Solver) mid(ply int, thpn, thdn uint32) mateValue {
 	pos := s.pos
 	s.nodes++
 	startNodes := s.nodes
@@ -394,7 +397,7 @@ func summarize(children []mateChild, or bool) (v mateValue, best int, second uin
 
 // solved returns the value of a node whose children prove or disprove it
 // (with its proof hand, mate length or taint), and its best move.
-func (s *MateSolver) solved(children []mateChild, or bool, ply int, hand kifu.Hand) (mateValue, kifu.Move) {
+func (s *Solver) solved(children []mateChild, or bool, ply int, hand kifu.Hand) (mateValue, kifu.Move) {
 	if or {
 		best := -1
 		for i := range children {
@@ -494,7 +497,7 @@ func handMax(a, b kifu.Hand) kifu.Hand {
 // every piece of the types the defender does not hold, or else the
 // defender would hold one (the pieces not on the board are in the two
 // hands) and could interpose it.
-func (s *MateSolver) interposeHand(ph kifu.Hand) kifu.Hand {
+func (s *Solver) interposeHand(ph kifu.Hand) kifu.Hand {
 	pos := s.pos
 	def := pos.SideToMove()
 	checkers := pos.Checkers()
@@ -523,7 +526,7 @@ func (s *MateSolver) interposeHand(ph kifu.Hand) kifu.Hand {
 // turn the estimate looks one ply ahead: a check the defender cannot
 // answer is mate, and otherwise the proof number is the number of
 // answers (df-pn+). It returns the number of children.
-func (s *MateSolver) expand(f *mateFrame, ply int, or bool) int {
+func (s *Solver) expand(f *mateFrame, ply int, or bool) int {
 	pos := s.pos
 	var moves []kifu.Move
 	if or {
@@ -562,7 +565,7 @@ func (s *MateSolver) expand(f *mateFrame, ply int, or bool) int {
 
 // repeated returns the ply of the earlier occurrence on the path of the
 // current position, which is at ply, or -1.
-func (s *MateSolver) repeated(ply int) int {
+func (s *Solver) repeated(ply int) int {
 	k := s.pos.Key()
 	for d := ply - 2; d >= 0; d -= 2 {
 		if s.path[d] == k {
@@ -577,7 +580,7 @@ func (s *MateSolver) repeated(ply int) int {
 // reply with the longest, until checkmate. A position of the line whose
 // proof the table lost is searched again (within the same limits). It
 // reports false if the line could not be completed.
-func (s *MateSolver) principalVariation() ([]kifu.Move, bool) {
+func (s *Solver) principalVariation() ([]kifu.Move, bool) {
 	pos := s.pos
 	pv := s.pv[:0]
 	defer func() {
@@ -613,7 +616,7 @@ func (s *MateSolver) principalVariation() ([]kifu.Move, bool) {
 // pvMove chooses the move of the mating line at ply: done is set when the
 // defender is checkmated; ok is false when some needed child is not
 // proven in the table.
-func (s *MateSolver) pvMove(ply int, or bool) (m kifu.Move, done, ok bool) {
+func (s *Solver) pvMove(ply int, or bool) (m kifu.Move, done, ok bool) {
 	pos := s.pos
 	var moves []kifu.Move
 	if or {

@@ -1,13 +1,11 @@
-package engine
+package mate
 
 import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
@@ -63,52 +61,35 @@ func bruteMated(pos *kifu.Position, depth int, budget *int) (mated, ok bool) {
 	return true, true
 }
 
-// checkMateLine fails t unless line is a mating line from pos: legal
-// moves, every attacker's move a check, every defender's move a legal
-// reply, ending with the defender checkmated.
-func checkMateLine(t *testing.T, pos *kifu.Position, line []kifu.Move) {
+// interiorNodes is the engine's default bound of an interior node's mate
+// search (engine.DefaultNodeMateNodes).
+const interiorNodes = 64
+
+func mustSFEN(t testing.TB, s string) *kifu.Position {
 	t.Helper()
-	if len(line)%2 != 1 {
-		t.Errorf("%s: line %v has even length", pos.SFEN(), line)
-		return
+	pos, err := kifu.ParseSFEN(s)
+	if err != nil {
+		t.Fatalf("%s: %v", s, err)
 	}
-	q := pos.Clone()
-	for i, m := range line {
-		if ok, why := q.IsLegal(m); !ok {
-			t.Errorf("%s: move %d (%s) of %v is illegal: %v", pos.SFEN(), i, m.USI(), line, why)
-			return
-		}
-		if i%2 == 0 && !q.GivesCheck(m) {
-			t.Errorf("%s: attacker's move %d (%s) of %v is no check", pos.SFEN(), i, m.USI(), line)
-			return
-		}
-		q.DoMove(m)
-	}
-	var buf [kifu.MaxMoves]kifu.Move
-	if !q.InCheck() || len(q.GenerateMoves(kifu.LegalAll, buf[:0])) != 0 {
-		t.Errorf("%s: line %v does not end in checkmate (%s)", pos.SFEN(), line, q.SFEN())
-	}
+	return pos
 }
 
-func usiLine(line []kifu.Move) string {
-	s := ""
-	for i, m := range line {
-		if i > 0 {
-			s += " "
-		}
-		s += m.USI()
+// checkMateLine fails t unless line is a mating line from pos (CheckLine).
+func checkMateLine(t *testing.T, pos *kifu.Position, line []kifu.Move) {
+	t.Helper()
+	if err := CheckLine(pos, line); err != nil {
+		t.Error(err)
 	}
-	return s
 }
 
 // Hand-made problems whose answers are easy to check by hand.
 var mateProblems = []struct {
 	name, sfen string
-	want       MateStatus
+	want       Status
 	length     int // length of the shortest mate, 0 if unchecked
 }{
 	// G*5b, the pawn on 5c guards the gold.
-	{"gold drop", "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", MateFound, 1},
+	{"gold drop", "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1", Found, 1},
 	// A lone gold cannot mate a king in the middle of the board.
 	{"lone gold", "9/9/9/9/4k4/9/9/9/9 b G2r2b3g4s4n4l18p 1", NoMate, 0},
 	// No piece in hand, no check on the board.
@@ -118,14 +99,14 @@ var mateProblems = []struct {
 	// there is nothing else.
 	{"uchifuzume", "8k/6+R2/9/9/9/9/9/9/9 b P2b4g4s4n4l17pr 1", NoMate, 0},
 	// The same with a lance: L*1b is mate (only a pawn drop is barred).
-	{"lance drop", "8k/6+R2/9/9/9/9/9/9/9 b L2b4g4s4n3l18pr 1", MateFound, 1},
+	{"lance drop", "8k/6+R2/9/9/9/9/9/9/9 b L2b4g4s4n3l18pr 1", Found, 1},
 	// White to move mates with G*5h, guarded by the pawn on 5g.
-	{"white to move", "9/9/9/9/9/9/4p4/9/4K4 w 2r2b4g4s4n4l17p 1", MateFound, 1},
+	{"white to move", "9/9/9/9/9/9/4p4/9/4K4 w 2r2b4g4s4n4l17p 1", Found, 1},
 	// R*5b, the silver takes it, G*4b: the silver left 4a.
-	{"mate in 3", "3sks3/9/4+P4/9/9/9/9/9/9 b GR2b3g2s4n4l17pr 1", MateFound, 3},
+	{"mate in 3", "3sks3/9/4+P4/9/9/9/9/9/9 b GR2b3g2s4n4l17pr 1", Found, 3},
 	// The same corner as "uchifuzume", with the pawn on the board: pushing
 	// it to mate (突き歩詰め) is legal.
-	{"pawn push mate", "8k/6+R2/8P/9/9/9/9/9/9 b 2b4g4s4n4l16pr 1", MateFound, 1},
+	{"pawn push mate", "8k/6+R2/8P/9/9/9/9/9/9 b 2b4g4s4n4l16pr 1", Found, 1},
 	// "uchifuzume" turned round: White's P*9h would be the only mate.
 	{"uchifuzume for White", "9/9/9/9/9/9/9/2+r6/K8 w R2B4G4S4N4L17Pp 1", NoMate, 0},
 }
@@ -134,15 +115,15 @@ func TestMateProblems(t *testing.T) {
 	for _, tt := range mateProblems {
 		t.Run(tt.name, func(t *testing.T) {
 			pos := mustSFEN(t, tt.sfen)
-			s := NewMateSolver(4)
-			res := s.Solve(pos, MateLimits{Nodes: 200000})
+			s := NewSolver(4)
+			res := s.Solve(pos, Limits{Nodes: 200000})
 			if res.Status != tt.want {
 				t.Fatalf("status %v, want %v (%d nodes)", res.Status, tt.want, res.Nodes)
 			}
 			if pos.SFEN() != tt.sfen[:len(tt.sfen)-2]+" 1" && pos.Key() != pos.ComputedKey() {
 				t.Errorf("position not restored")
 			}
-			if res.Status == MateFound {
+			if res.Status == Found {
 				checkMateLine(t, pos, res.PV)
 				if tt.length > 0 && len(res.PV) != tt.length {
 					t.Errorf("line %s, want length %d", usiLine(res.PV), tt.length)
@@ -152,7 +133,7 @@ func TestMateProblems(t *testing.T) {
 			// The brute force agrees: no mate within 5 plies, or none
 			// shorter than the length and one of the length.
 			depth, want := 5, false
-			if tt.want == MateFound {
+			if tt.want == Found {
 				depth, want = tt.length, true
 			}
 			for d := 1; d <= depth; d += 2 {
@@ -202,9 +183,9 @@ func TestMateGameEndings(t *testing.T) {
 	for _, tt := range gameMates {
 		t.Run(tt.name, func(t *testing.T) {
 			pos := mustSFEN(t, tt.sfen)
-			s := NewMateSolver(16)
-			res := s.Solve(pos, MateLimits{Nodes: 500000})
-			if res.Status != MateFound {
+			s := NewSolver(16)
+			res := s.Solve(pos, Limits{Nodes: 500000})
+			if res.Status != Found {
 				t.Fatalf("%v after %d nodes", res.Status, res.Nodes)
 			}
 			line := slices.Clone(res.PV)
@@ -255,18 +236,18 @@ func endingPositions(t testing.TB, n, last int) []*kifu.Position {
 // must be legal and end in checkmate.
 func TestMateAgainstBruteForce(t *testing.T) {
 	positions := endingPositions(t, *mateGames, 12)
-	s := NewMateSolver(16)
+	s := NewSolver(16)
 	var found, nomate, unknown, checked int
 	for _, pos := range positions {
 		sfen := pos.SFEN()
-		res := s.Solve(pos, MateLimits{Nodes: 20000})
+		res := s.Solve(pos, Limits{Nodes: 20000})
 		if pos.SFEN() != sfen {
 			t.Fatalf("%s: position not restored", sfen)
 		}
 		budget := 2_000_000
 		mate, ok := bruteMate(pos, *mateDepth, &budget)
 		switch res.Status {
-		case MateFound:
+		case Found:
 			found++
 			checkMateLine(t, pos, res.PV)
 		case NoMate:
@@ -279,7 +260,7 @@ func TestMateAgainstBruteForce(t *testing.T) {
 		}
 		if ok {
 			checked++
-			if mate && res.Status != MateFound {
+			if mate && res.Status != Found {
 				t.Errorf("%s: %v, but the brute force mates within %d", sfen, res.Status, *mateDepth)
 			}
 		}
@@ -345,29 +326,30 @@ func TestGenChecks(t *testing.T) {
 	t.Logf("%d positions, %d checks", len(positions), compared)
 }
 
-func ExampleMateSolver() {
+func ExampleSolver() {
 	pos, _ := kifu.ParseSFEN("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")
-	res := NewMateSolver(1).Solve(pos, MateLimits{Nodes: 10000})
+	res := NewSolver(1).Solve(pos, Limits{Nodes: 10000})
 	fmt.Println(res.Status, usiLine(res.PV))
 	// Output: mate G*5b
 }
 
 // BenchmarkMateEndings solves the positions of the last plies of real
 // games (up to 20000 nodes each, a fresh table per round) and reports the
-// df-pn nodes per second and how many it proved; BenchmarkMateEndings/
+// df-pn nodes per second, the nodes per round (which a change that
+// keeps the search's behaviour keeps) and how many it proved; BenchmarkMateEndings/
 // interior does the same as the main search's interior mate searches do
 // (64 nodes, no line), which must not allocate.
 func BenchmarkMateEndings(b *testing.B) {
 	positions := endingPositions(b, 40, 12)
 	for _, bc := range []struct {
 		name string
-		lim  MateLimits
+		lim  Limits
 	}{
-		{"solve", MateLimits{Nodes: 20000}},
-		{"interior", MateLimits{Nodes: DefaultNodeMateNodes, NoPV: true}},
+		{"solve", Limits{Nodes: 20000}},
+		{"interior", Limits{Nodes: interiorNodes, NoPV: true}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			s := NewMateSolver(64)
+			s := NewSolver(64)
 			for _, pos := range positions { // allocate the frames
 				s.Solve(pos, bc.lim)
 			}
@@ -381,7 +363,7 @@ func BenchmarkMateEndings(b *testing.B) {
 				for _, pos := range positions {
 					res := s.Solve(pos, bc.lim)
 					nodes += res.Nodes
-					if res.Status == MateFound {
+					if res.Status == Found {
 						found++
 					}
 				}
@@ -391,6 +373,7 @@ func BenchmarkMateEndings(b *testing.B) {
 			}
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 			b.ReportMetric(float64(found), "mates")
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 		})
 	}
 }
@@ -402,14 +385,14 @@ func BenchmarkMateEndings(b *testing.B) {
 // positions it may visit; when it runs out, or the solver needs more than
 // its nodes to find a mate it had proven, ok is false and the
 // verification is inconclusive. It fails t where the proof breaks.
-func verifyProof(t *testing.T, s *MateSolver, pos *kifu.Position, plies int, budget *int) (ok bool) {
+func verifyProof(t *testing.T, s *Solver, pos *kifu.Position, plies int, budget *int) (ok bool) {
 	t.Helper()
 	if *budget--; *budget < 0 {
 		return false
 	}
-	res := s.Solve(pos, MateLimits{Nodes: 200000, MaxPly: plies})
+	res := s.Solve(pos, Limits{Nodes: 200000, MaxPly: plies})
 	switch {
-	case res.Status == MateUnknown:
+	case res.Status == Unknown:
 		return false
 	case res.Status == NoMate:
 		t.Errorf("%s: no mate within %d plies in a proven line", pos.SFEN(), plies)
@@ -442,185 +425,6 @@ func verifyProof(t *testing.T, s *MateSolver, pos *kifu.Position, plies int, bud
 	return true
 }
 
-// hardMateSFEN is a position from a real game whose mate (29 plies) the
-// solver proves only after more than 400000 nodes from an empty table.
-const hardMateSFEN = "l1+P2k1nl/5b1s1/2N+Npp2p/p5p2/2P6/PRG2P3/2S1P1P+pP/8L/L1+b3sNK b RG2P2gs3p 133"
-
-// TestUSIGoMate speaks "go mate" to the protocol loop: a mate is answered
-// with its line (a legal mate), a position without one with "nomate", a
-// time limit or a "stop" (even one sent before the search could start)
-// with "timeout", and a malformed time is ignored.
-func TestUSIGoMate(t *testing.T) {
-	p := startLoop(t, Config{})
-	p.send("usi", "isready")
-	p.expect("readyok", 5*time.Second)
-	for _, tt := range []struct{ name, sfen, want string }{
-		{"mate in one", mateProblems[0].sfen, "checkmate G*5b"},
-		{"no mate", mateProblems[1].sfen, "checkmate nomate"},
-		{"uchifuzume", mateProblems[3].sfen, "checkmate nomate"},
-		{"mate in 13", gameMates[7].sfen, "checkmate "},
-		{"time out", hardMateSFEN, "checkmate timeout"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			limit := "10000"
-			if tt.sfen == hardMateSFEN {
-				limit = "50"
-			}
-			p.send("position sfen "+tt.sfen, "go mate "+limit)
-			got := p.expect("checkmate", 20*time.Second)
-			if !strings.HasPrefix(got, tt.want) {
-				t.Fatalf("%q, want %q", got, tt.want)
-			}
-			if tt.want != "checkmate " {
-				return
-			}
-			pos := mustSFEN(t, tt.sfen)
-			var line []kifu.Move
-			q := pos.Clone()
-			for _, f := range strings.Fields(got)[1:] {
-				m, err := q.ParseUSIMove(f)
-				if err != nil {
-					t.Fatalf("%q: %v", got, err)
-				}
-				q.DoMove(m)
-				line = append(line, m)
-			}
-			checkMateLine(t, pos, line)
-		})
-	}
-	t.Run("stop", func(t *testing.T) {
-		p.send("position sfen "+hardMateSFEN, "go mate infinite")
-		time.Sleep(100 * time.Millisecond)
-		p.send("stop")
-		if got := p.expect("checkmate", 2*time.Second); got != "checkmate timeout" {
-			t.Errorf("%q after stop, want checkmate timeout", got)
-		}
-		p.send("go mate infinite", "stop")
-		if got := p.expect("checkmate", 2*time.Second); got != "checkmate timeout" {
-			t.Errorf("%q after an immediate stop, want checkmate timeout", got)
-		}
-	})
-	t.Run("malformed", func(t *testing.T) {
-		// A GUI waits for an answer to every go: the unreadable time is
-		// named and the search answers at once.
-		p.send("go mate abc")
-		if got := p.expect("info string", time.Second); !strings.Contains(got, `mate "abc" is not a number`) {
-			t.Errorf("%q, want the unreadable time named", got)
-		}
-		if got := p.expect("checkmate", 2*time.Second); !strings.HasPrefix(got, "checkmate") {
-			t.Errorf("%q, want an answer", got)
-		}
-		p.send("isready")
-		p.expect("readyok", time.Second)
-	})
-}
-
-var (
-	mateMatch        = flag.Int("mate.match", 0, "game pairs of TestMateMatch (0: skip)")
-	mateMatchByoyomi = flag.Duration("mate.match.byoyomi", 100*time.Millisecond, "byoyomi per move in TestMateMatch")
-	mateMatchA       = flag.String("mate.match.a", "all", "engine A of TestMateMatch: "+matchConfigs)
-	mateMatchB       = flag.String("mate.match.b", "off", "engine B of TestMateMatch: "+matchConfigs)
-)
-
-const matchConfigs = "all (the defaults), root (the root's mate search only), nothreat (no threat extension), off (no mate search)"
-
-// matchSearcher returns a searcher with the mate searches of a named
-// configuration (see matchConfigs).
-func matchSearcher(t *testing.T, name string) *Searcher {
-	s := newTestSearcher()
-	switch name {
-	case "all":
-	case "root":
-		s.NodeMateNodes = 0
-	case "nothreat":
-		s.noThreat = true
-	case "off":
-		s.RootMateNodes, s.NodeMateNodes = 0, 0
-	default:
-		t.Fatalf("unknown configuration %q: %s", name, matchConfigs)
-	}
-	return s
-}
-
-// TestMateMatch plays engine A against engine B (-mate.match.a, -b: two
-// configurations of the mate searches) from real-game openings, each
-// opening twice with colours swapped, under a byoyomi, and reports A's
-// score. It is an experiment, skipped unless -mate.match is given.
-func TestMateMatch(t *testing.T) {
-	if *mateMatch == 0 {
-		t.Skip("an experiment: run with -mate.match N")
-	}
-	openings := selfplayOpenings(t, *mateMatch)
-	var wins, losses, draws int
-	for gi, start := range openings {
-		for swap := 0; swap < 2; swap++ {
-			players := [2]*Searcher{matchSearcher(t, *mateMatchA), matchSearcher(t, *mateMatchB)}
-			aColor := kifu.Color(swap)
-			pos := start.Clone()
-			result := 0 // +1: A won
-			end := ""
-			for ply := 0; end == ""; ply++ {
-				if ply >= 256 {
-					end = "256 plies"
-					break
-				}
-				switch r := pos.Sennichite(); r {
-				case kifu.RepetitionDraw:
-					end = "repetition"
-				case kifu.RepetitionWin, kifu.RepetitionLoss:
-					// Win: the side to move wins (the other gave every check).
-					end = "perpetual check"
-					result = -1
-					if (r == kifu.RepetitionWin) == (pos.SideToMove() == aColor) {
-						result = 1
-					}
-				}
-				if end != "" {
-					break
-				}
-				us := pos.SideToMove()
-				s := players[0]
-				if us != aColor {
-					s = players[1]
-				}
-				soft, hard := PlanTime(Clock{Byoyomi: *mateMatchByoyomi}, us, pos.MoveNumber(), defaultOverhead)
-				res := s.Search(pos, Limits{Soft: soft, Hard: hard}, nil)
-				switch {
-				case res.Win:
-					end = "declaration"
-					result = -1
-					if us == aColor {
-						result = 1
-					}
-				case res.Move == kifu.MoveNone || res.Score <= -MateInMaxPly:
-					end = "resign/mate"
-					result = 1
-					if us == aColor {
-						result = -1
-					}
-				}
-				if end != "" {
-					break
-				}
-				if ok, why := pos.IsLegal(res.Move); !ok {
-					t.Fatalf("game %d: illegal move %s in %s: %v", gi, res.Move.USI(), pos.SFEN(), why)
-				}
-				pos.DoMove(res.Move)
-			}
-			switch result {
-			case 1:
-				wins++
-			case -1:
-				losses++
-			default:
-				draws++
-			}
-			t.Logf("opening %d, A %v: %+d (%s, %d plies)", gi, aColor, result, end, pos.Ply())
-		}
-	}
-	t.Logf("%s vs %s: +%d -%d =%d (byoyomi %v)", *mateMatchA, *mateMatchB, wins, losses, draws, *mateMatchByoyomi)
-}
-
 // TestMateTableKeepsPieceSets solves a problem that leaves pieces out
 // (R*1c mates: the defender has nothing to interpose), then, with the same
 // table, the same board and attacker's hand with the defender holding the
@@ -629,85 +433,16 @@ func TestMateMatch(t *testing.T) {
 func TestMateTableKeepsPieceSets(t *testing.T) {
 	sparse := mustSFEN(t, "8k/6S2/6G2/9/9/9/9/9/9 b R 1")
 	full := mustSFEN(t, "8k/6S2/6G2/9/9/9/9/9/9 b Rr2b3g3s4n4l18p 1")
-	fresh := NewMateSolver(1).Solve(full, MateLimits{Nodes: 100000})
-	s := NewMateSolver(1)
-	if r := s.Solve(sparse, MateLimits{Nodes: 100000}); r.Status != MateFound || len(r.PV) != 1 {
+	fresh := NewSolver(1).Solve(full, Limits{Nodes: 100000})
+	s := NewSolver(1)
+	if r := s.Solve(sparse, Limits{Nodes: 100000}); r.Status != Found || len(r.PV) != 1 {
 		t.Fatalf("sparse: %v %s, want a mate in one", r.Status, usiLine(r.PV))
 	}
-	got := s.Solve(full, MateLimits{Nodes: 100000})
+	got := s.Solve(full, Limits{Nodes: 100000})
 	if got.Status != fresh.Status || len(got.PV) != len(fresh.PV) {
 		t.Errorf("full after sparse: %v %s; with a fresh table: %v %s", got.Status, usiLine(got.PV), fresh.Status, usiLine(fresh.PV))
 	}
 	t.Logf("full: %v %s", got.Status, usiLine(got.PV))
-}
-
-// threatPositions are positions of real games where the opponent of the
-// side to move threatens mate (詰めろ: the mate search finds it within
-// DefaultNodeMateNodes nodes after a null move), few moves parry it, and
-// the side to move has no mate itself.
-var threatPositions = []string{
-	"l3+Rs1nl/4S1k2/2n4pp/1pp1p1g2/p2b1np1P/2P4P1/PPSP+bp1R1/2G6/LN1K1G2L w GSP3p 74",
-	"l6nl/4S4/7pp/1pppG4/p4pp2/n1PPP4/PP4B1P/K1G+nk4/LN6+r b rb2g3sl4p 103",
-	"lnSs4l/9/1p6p/pkp2ng2/3N5/PBPG1s3/1P1P1+b2P/KGg1+p+s3/LN3+r2+r b l8p 131",
-	"l5Gnl/2+P1PP1k1/p2plK1pp/1p4p2/4p1sP1/2G6/P4+BP1+s/2G6/LN3+p3 w 2RBG2SN2Pn2p 166",
-	"l5bnl/1+B4G1k/p1np1S1pp/4ppps1/1Ps6/2p3P2/P1NPPPN1P/2G1K1G2/L5S1L w RG2Prp 76",
-	"6+N1l/3p1g1s1/+B2g1k1pp/2p1ppp2/2l1P3P/B4S3/P2s1PP+lN/5KS+n1/8L b GN2P2rg4p 125",
-	"l1+P4nl/6G2/2N+Npp2p/p5pk1/2P6/PRG2P3/2S1P1P+pP/8L/L1+b3sNK b Br2g2s5p 153",
-	"1n5nl/l3RS3/p4p1p1/3+Sp2kp/1p1g1Pp2/P2pP1n1P/1P4PPK/L1S1G1S2/5G1+rL b BPbgn2p 87",
-	"lnSs4l/9/1p6p/pkp2ng2/3N5/PBP2s3/KP1P1+b2P/2+r1+p+s3/L7+r b G2gnl8p 139",
-	"l5Gnl/2+P1PP1k1/p2p1K1pp/1p2+N1p2/4p1sP1/2G6/P4+BP1+s/2G5b/LN3+p3 w 2RG2SN2Pl2p 162",
-	"1r5nl/5G3/3p2kp1/p3P1Nn1/2PPb3P/1s4PGL/Pp4GP1/5s1K1/LR6L b N6Pbg2sp 119",
-	"l3r3l/2B2+S1k1/p5npp/1pp1p1p2/3N2b2/2P1P4/PP3P2P/1KG6/LG1+sr2NL w 2GS5Psn 94",
-}
-
-// TestSearchUsesMateSearch searches with a fixed budget (six plies of
-// probability 1/2, no clock): a position with a mate is answered with the
-// mate (score, legal mating line) by the root's mate search, and in the
-// threatPositions the move chosen must leave the opponent no mate in most
-// of them (the mate searches at interior nodes see the threats; without
-// them the search parries 6 of the 12 at this budget, as logged).
-func TestSearchUsesMateSearch(t *testing.T) {
-	lim := Limits{MaxBudget: 6 * HalfCost}
-	t.Run("root mate", func(t *testing.T) {
-		pos := mustSFEN(t, gameMates[7].sfen)
-		var infos []Info
-		res := newTestSearcher().Search(pos, lim, func(i Info) { infos = append(infos, i) })
-		if res.Score != MateIn(len(res.PV)) || len(infos) == 0 || infos[len(infos)-1].Score != res.Score {
-			t.Fatalf("score %d, PV %s, infos %v: want the mate's score", res.Score, usiLine(res.PV), infos)
-		}
-		checkMateLine(t, pos, res.PV)
-	})
-	t.Run("threats", func(t *testing.T) {
-		ms := NewMateSolver(16)
-		parried := func(pos *kifu.Position, m kifu.Move) bool {
-			pos.DoMove(m)
-			defer pos.UndoMove()
-			return ms.Solve(pos, MateLimits{Nodes: 20000, NoPV: true}).Status == NoMate
-		}
-		on, off := 0, 0
-		var stats MateStats
-		for _, sf := range threatPositions {
-			pos := mustSFEN(t, sf)
-			s := newTestSearcher()
-			m := s.Search(pos, lim, nil).Move
-			st := s.MateStats()
-			stats.Interior += st.Interior
-			stats.Mates += st.Mates
-			stats.Threats += st.Threats
-			if parried(pos, m) {
-				on++
-			}
-			s = newTestSearcher()
-			s.RootMateNodes, s.NodeMateNodes = 0, 0
-			if parried(pos, s.Search(pos, lim, nil).Move) {
-				off++
-			}
-		}
-		t.Logf("parried %d of %d (%d without the mate searches); interior mate searches %+v", on, len(threatPositions), off, stats)
-		if on < len(threatPositions)*3/4 || stats.Threats == 0 {
-			t.Errorf("parried %d of %d threats, want at least %d", on, len(threatPositions), len(threatPositions)*3/4)
-		}
-	})
 }
 
 // TestMateRandomPositions solves positions of random games (a fixed
@@ -716,7 +451,7 @@ func TestSearchUsesMateSearch(t *testing.T) {
 // answers must agree with the brute force to 3 plies.
 func TestMateRandomPositions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
-	s := NewMateSolver(8)
+	s := NewSolver(8)
 	var buf [kifu.MaxMoves]kifu.Move
 	found, nomate, checked := 0, 0, 0
 	for game := 0; game < 16; game++ {
@@ -731,11 +466,11 @@ func TestMateRandomPositions(t *testing.T) {
 			if ply < 60 || ply%9 != 0 {
 				continue
 			}
-			res := s.Solve(pos, MateLimits{Nodes: 5000})
+			res := s.Solve(pos, Limits{Nodes: 5000})
 			budget := 300_000
 			mate, ok := bruteMate(pos, 3, &budget)
 			switch res.Status {
-			case MateFound:
+			case Found:
 				found++
 				checkMateLine(t, pos, res.PV)
 			case NoMate:
@@ -746,7 +481,7 @@ func TestMateRandomPositions(t *testing.T) {
 			}
 			if ok {
 				checked++
-				if mate && res.Status != MateFound {
+				if mate && res.Status != Found {
 					t.Errorf("%s: %v, but the brute force mates within 3", pos.SFEN(), res.Status)
 				}
 			}
@@ -755,5 +490,55 @@ func TestMateRandomPositions(t *testing.T) {
 	t.Logf("%d mates, %d no mate; %d checked against the brute force", found, nomate, checked)
 	if found == 0 || nomate == 0 {
 		t.Error("the random positions gave no mate or no non-mate: the test tests nothing")
+	}
+}
+
+// hardSFEN is a position from a real game whose mate (29 plies) the
+// solver proves only after more than 400000 nodes from an empty table.
+const hardSFEN = "l1+P2k1nl/5b1s1/2N+Npp2p/p5p2/2P6/PRG2P3/2S1P1P+pP/8L/L1+b3sNK b RG2P2gs3p 133"
+
+// stopAfter is a Stopper that reports true from its n-th poll on.
+type stopAfter struct{ n, polls int }
+
+func (s *stopAfter) Stopped() bool {
+	s.polls++
+	return s.polls >= s.n
+}
+
+// TestSolveStops: Limits.Stop, polled every pollEvery nodes, stops the
+// search at the first poll that says so (Unknown), whether it said so
+// before Solve started or later; without it the node limit does.
+func TestSolveStops(t *testing.T) {
+	pos := mustSFEN(t, hardSFEN)
+	for _, tc := range []struct {
+		name      string
+		stop      *stopAfter
+		nodes     uint64
+		wantPolls int
+	}{
+		{"stopped before", &stopAfter{n: 1}, 0, 1},
+		{"stopped at the 10th poll", &stopAfter{n: 10}, 0, 10},
+		{"node limit", nil, 5000, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lim := Limits{Nodes: tc.nodes}
+			if tc.stop != nil {
+				lim.Stop = tc.stop
+			} else {
+				lim.Stop = &stopAfter{n: 1 << 30}
+			}
+			res := NewSolver(4).Solve(pos, lim)
+			if res.Status != Unknown {
+				t.Fatalf("%v after %d nodes, want unknown", res.Status, res.Nodes)
+			}
+			if tc.stop != nil {
+				max := uint64(tc.wantPolls*pollEvery) + 1
+				if tc.stop.polls != tc.wantPolls || res.Nodes > max {
+					t.Errorf("%d polls, %d nodes; want %d polls and at most %d nodes", tc.stop.polls, res.Nodes, tc.wantPolls, max)
+				}
+			} else if res.Nodes > tc.nodes+1 {
+				t.Errorf("%d nodes, limit %d", res.Nodes, tc.nodes)
+			}
+		})
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package mate
 
 import "github.com/rpshogi/rpshogi/kifu"
 

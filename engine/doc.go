@@ -1,0 +1,80 @@
+// Package engine is rpshogi's shogi engine: a realization-probability
+// search that speaks USI.
+//
+// # Search
+//
+// The main search (Searcher) is the realization-probability alpha-beta of
+// Tsuruoka, Yokoyama and Chikayama (ICGA Journal 2002): a move of
+// probability P costs -100·log2 P (Coster; the probabilities are the
+// move categories' n_p/n_c of the generated table, package tables), a
+// node's budget shrinks by the cost of each move on the way to it, and a
+// node whose realization probability falls below the threshold is a leaf.
+// Iterative deepening divides the threshold by 4 per iteration; a move of
+// probability below 1/2 that beats the best value at its own cost is
+// searched again at probability 1/2. Transposition table (TT), killers,
+// history, internal iterative deepening and mate-distance pruning are the
+// usual ones.
+//
+// Depth mode (ModeDepth, depth.go) is the depth-based baseline of the same
+// paper (GEKISASHI-D): every move costs one ply, nodes near the horizon
+// search plausible moves only, null moves prune and checks and
+// recaptures extend; everything else is shared.
+//
+// Below the leaves a quiescence search tries recaptures, captures that do
+// not lose material (SEE), promotions and escapes, standing pat on the
+// static evaluation (Evaluate: material on the board and in hand, king
+// safety, piece placement). The df-pn mate search of package engine/mate
+// runs before each search at the root (a proven mate is played at once)
+// and at interior nodes (mates, and mate threats that extend the node).
+// Candidate Relevance Analysis (CRAMode) can order or filter the moves.
+//
+// # Time and control
+//
+// PlanTime turns a USI clock (main time, byoyomi, increment, movetime)
+// into a soft limit (no new iteration) and a hard one (stop at once). A
+// search runs under a Control (NewControl, SearchWith): another goroutine
+// stops it or turns a ponder search into a timed one, at any time after
+// NewControl; the mate searches and "go perft" stop through the same
+// Control. Searcher.Search is the same with a control of its own.
+//
+// # USI
+//
+// RunUSI is the protocol loop (Config names the engine and its costers):
+// usi, isready, setoption, usinewgame, position, go (btime, wtime,
+// byoyomi, binc, winc, movetime, depth, nodes, infinite, ponder, mate),
+// stop, ponderhit, gameover, quit, and the extensions "go perft N", "d"
+// and "eval". Its options:
+//
+//	USI_Hash       transposition table, MB (64)
+//	USI_Ponder     send a ponder move with bestmove (false)
+//	SearchMode     realization | depth
+//	Probability    how a move's probability is read from the table
+//	ThresholdMax   deepest iteration: probability 2^-N, N plies in depth mode (40)
+//	MateHash       mate search table, MB (16)
+//	RootMateNodes  nodes of the root's mate search, 0 for none (100000)
+//	NodeMateNodes  nodes of each interior mate search, 0 for none (64)
+//	CRA            off | order | filter
+//	MoveOverhead   milliseconds kept in reserve per move (50)
+//
+// The hash tables are made at isready, within the memory the machine has.
+//
+// # Running it
+//
+// Build the engine with the table of your games (rpshogi build-engine, or
+// rpshogi's pipeline) and point a shogi GUI at the binary, or run it
+// from the source tree with the bundled table:
+//
+//	go run ./cmd/rpshogi-engine
+//	usi
+//	isready
+//	position startpos
+//	go byoyomi 1000
+//
+// rpshogi usi runs the same loop, and rpshogi match plays it against
+// itself in another mode or against other USI engines, for example
+// realization against depth mode:
+//
+//	rpshogi match --engine "name=rp cmd=bin/rpshogi-engine option.SearchMode=realization" \
+//	    --engine "name=rd cmd=bin/rpshogi-engine option.SearchMode=depth" \
+//	    --tc byoyomi:300 --openings ../shared/data/kifu --openings-count 20
+package engine
