@@ -103,13 +103,9 @@
 //
 // # Candidate Relevance Analysis
 //
-// The package also holds, for now, Grimbergen's Candidate Relevance
-// Analysis ("Candidate Relevance Analysis for selective search in shogi"):
-// the relevance classes of a move and its features (relevance.go,
-// features.go, formations.go: Analyzer, Analysis, Relevance, Feature) and
-// the move orderings by rank (cra.go: Rank, RankOf, CommonRank), built on
-// the Classifier's facts. It is another paper's analysis and will move to
-// a package of its own (categorize/cra); docs/cra.md describes it.
+// Grimbergen's Candidate Relevance Analysis ("Candidate Relevance
+// Analysis for selective search in shogi"), another paper's analysis
+// built on the Classifier's facts, is package categorize/cra.
 //
 // # Testing
 //

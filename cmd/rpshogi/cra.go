@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
@@ -223,7 +224,7 @@ type craCounts struct {
 	ranges    []craRange
 	hist      [3][7]int
 	classes   [32]classCount
-	ranks     [categorize.RankNB + 1]classCount
+	ranks     [cra.RankNB + 1]classCount
 	pointless int
 	ng        []string
 }
@@ -272,19 +273,19 @@ func addCount(a, b *classCount) {
 }
 
 // evalCRAGame analyses every position of the main line of rec.
-func evalCRAGame(rec *kifu.Record, cra *engine.CRA, listNG bool) (*craGame, error) {
+func evalCRAGame(rec *kifu.Record, o *cra.Orderer, listNG bool) (*craGame, error) {
 	pos, err := rec.StartPosition()
 	if err != nil {
 		return nil, err
 	}
 	g := &craGame{file: rec.File}
 	var mbuf [kifu.MaxMoves]kifu.Move
-	var abuf [kifu.MaxMoves]engine.CRAMove
+	var abuf [kifu.MaxMoves]cra.Move
 	for ply, node := range rec.Main.Moves {
 		played := node.Move
 		prev := pos.LastMove()
 		moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
-		an := cra.Analyze(pos, prev, moves, abuf[:0])
+		an := o.Analyze(pos, prev, moves, abuf[:0])
 		idx := -1
 		relevant := 0
 		for i := range an {
@@ -321,9 +322,9 @@ func evalCRAGame(rec *kifu.Record, cra *engine.CRA, listNG bool) (*craGame, erro
 					g.ng = append(g.ng, fmt.Sprintf("%s\tmove %d\t%s\t%s\tSEE %d rank %s %s", rec.File, ply+1, pos.SFEN(), played.USI(), e.Facts.Gain, e.Rank, e.Rel))
 				}
 			}
-			g.hist[0][rankBin(engine.Place(an, idx, engine.PaperKey, engine.Relevant))]++
-			g.hist[1][rankBin(engine.Place(an, idx, engine.OursKey, engine.Relevant))]++
-			g.hist[2][rankBin(engine.Place(an, idx, engine.ProbKey, nil))]++
+			g.hist[0][rankBin(cra.Place(an, idx, cra.PaperKey, cra.Relevant))]++
+			g.hist[1][rankBin(cra.Place(an, idx, cra.OursKey, cra.Relevant))]++
+			g.hist[2][rankBin(cra.Place(an, idx, cra.ProbKey, nil))]++
 		}
 		for i := range an {
 			e := &an[i]
@@ -414,7 +415,7 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 		iopts := opts.Ingest
 		iopts.Stdin = opts.IO.In
 		iopts.Process = func(g *ingest.Game) (any, error) {
-			return evalCRAGame(g.Record, engine.NewCRA(costs), opts.ListNG)
+			return evalCRAGame(g.Record, cra.NewOrderer(costs), opts.ListNG)
 		}
 		seq := 0
 		sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
@@ -450,11 +451,11 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 		out.Pointless = tally.pointless
 		out.Ranks = map[string]any{"bins": rankBins, "paper": tally.hist[0][:], "ours": tally.hist[1][:], "probability": tally.hist[2][:]}
 		if opts.Classes {
-			for i, c := range categorize.RelevanceClasses() {
+			for i, c := range cra.RelevanceClasses() {
 				tally.classes[i].Name = c.String()
 				out.Classes = append(out.Classes, tally.classes[i])
 			}
-			for r := categorize.Rank(1); r <= categorize.RankNB; r++ {
+			for r := cra.Rank(1); r <= cra.RankNB; r++ {
 				tally.ranks[r].Name = fmt.Sprintf("%d %s", r, r)
 				out.RankCounts = append(out.RankCounts, tally.ranks[r])
 			}
@@ -568,7 +569,7 @@ func writeCRATables(w io.Writer, out *craJSON, t *craTally, opts *craOptions) {
 }
 
 // writeCRAPosition prints the analysis of every legal move of
-// opts.Position, in our order (engine.OursKey).
+// opts.Position, in our order (cra.OursKey).
 func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) error {
 	pos, err := parsePosition(opts.Position)
 	if err != nil {
@@ -576,15 +577,15 @@ func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) e
 	}
 	var mbuf [kifu.MaxMoves]kifu.Move
 	moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
-	cra := engine.NewCRA(costs)
-	cra.Full = true // list every feature
-	an := cra.Analyze(pos, pos.LastMove(), moves, nil)
+	o := cra.NewOrderer(costs)
+	o.Full = true // list every feature
+	an := o.Analyze(pos, pos.LastMove(), moves, nil)
 	order := make([]int, len(an))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(engine.OursKey(&an[x]), engine.OursKey(&an[y])) })
-	ours, theirs := categorize.KingDangerScore(pos, pos.SideToMove()), categorize.KingDangerScore(pos, pos.SideToMove().Opp())
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(cra.OursKey(&an[x]), cra.OursKey(&an[y])) })
+	ours, theirs := cra.KingDangerScore(pos, pos.SideToMove()), cra.KingDangerScore(pos, pos.SideToMove().Opp())
 	if opts.JSON {
 		type moveJSON struct {
 			Move     string   `json:"move"`
@@ -613,7 +614,7 @@ func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) e
 		return enc.Encode(out)
 	}
 	w := &errWriter{w: opts.IO.Out}
-	fmt.Fprintf(w, "%s\nking danger: ours %d, theirs %d (in danger from %d)\n", pos.SFEN(), ours, theirs, categorize.DangerLevel)
+	fmt.Fprintf(w, "%s\nking danger: ours %d, theirs %d (in danger from %d)\n", pos.SFEN(), ours, theirs, cra.DangerLevel)
 	fmt.Fprintf(w, "%-4s %-7s %4s %-17s %5s  %s\n", "#", "move", "SEE", "rank", "cost", "classes [features]")
 	for k, i := range order {
 		e := &an[i]
@@ -623,11 +624,11 @@ func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) e
 }
 
 // featureNames returns the names of the features of fs.
-func featureNames(fs categorize.Features) []string {
+func featureNames(fs cra.Features) []string {
 	var out []string
-	for f := 0; f < categorize.FeatureCount(); f++ {
-		if fs.Has(categorize.Feature(f)) {
-			out = append(out, categorize.Feature(f).String())
+	for f := 0; f < cra.FeatureCount(); f++ {
+		if fs.Has(cra.Feature(f)) {
+			out = append(out, cra.Feature(f).String())
 		}
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -102,7 +103,7 @@ func runCRASearch(ctx context.Context, opts *craOptions, rec *kifu.Record, costs
 	if err != nil {
 		return nil, err
 	}
-	fs := engine.NewFixedSearch(engine.NewCRA(costs))
+	fs := engine.NewFixedSearch(cra.NewOrderer(costs))
 	fs.Quiesce = opts.Quiesce
 	fs.MaxNodes = opts.MaxNodes
 	var buf [kifu.MaxMoves]kifu.Move

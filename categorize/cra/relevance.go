@@ -1,9 +1,10 @@
-package categorize
+package cra
 
 import (
 	"math/bits"
 	"strings"
 
+	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -188,7 +189,7 @@ type Analyzer struct {
 	// Analysis.Features may lack those two bits.
 	Full bool
 
-	cls      Classifier
+	cls      categorize.Classifier
 	pos      *kifu.Position
 	us, them kifu.Color
 	inCheck  bool
@@ -233,9 +234,9 @@ type Analyzer struct {
 
 // Analysis is what CRA finds about one legal move.
 type Analysis struct {
-	Facts Facts     // categorize's facts (SEE, flags)
-	Rel   Relevance // the relevance classes
-	Rank  Rank      // the rank in the paper's 17-rank ordering, with the king-danger rule
+	Facts categorize.Facts // categorize's facts (SEE, flags)
+	Rel   Relevance        // the relevance classes
+	Rank  Rank             // the rank in the paper's 17-rank ordering, with the king-danger rule
 	// Common is the rank in the 7-rank common-sense ordering of the
 	// paper's "ordered alpha-beta" (§4.3).
 	Common Rank
@@ -355,11 +356,11 @@ func (a *Analyzer) threats() {
 	king := pos.TypeBB(kifu.King)
 	for p := a.own.AndNot(king).And(a.themAtt); p.Any(); {
 		sq := p.Pop()
-		v := boardValue[pos.PieceAt(sq).Type()]
+		v := categorize.BoardValue(pos.PieceAt(sq).Type())
 		atk := pos.AttackersTo(a.them, sq, a.occ)
 		hanging := !a.usAtt.Has(sq)
 		for x := atk; x.Any() && !hanging; {
-			if boardValue[pos.PieceAt(x.Pop()).Type()] < v {
+			if categorize.BoardValue(pos.PieceAt(x.Pop()).Type()) < v {
 				hanging = true
 			}
 		}
@@ -500,7 +501,7 @@ func (a *Analyzer) Analyze(m kifu.Move) Analysis {
 // classes (and so perhaps the rank) of a move with facts f and classes r:
 // the feature is enabled for the move and it does not have the class of
 // the feature (RelKingAttack) already.
-func (a *Analyzer) threatMatters(f *Facts, r Relevance, drop bool) bool {
+func (a *Analyzer) threatMatters(f *categorize.Facts, r Relevance, drop bool) bool {
 	x := FMateThreatSafe
 	if f.Gain < 0 {
 		x = FMateThreatLoss
