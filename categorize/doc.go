@@ -91,7 +91,8 @@
 //   - classifyall.go: bulk classification (ClassifyAll), which works out
 //     the quiet moves of a piece or a drop type a bitboard at a time.
 //   - board.go: the board snapshot the Classifier reads, with the attack
-//     maps of both sides, attackers of a square and x-rays.
+//     maps of both sides (exported as AttackMaps, for categorize/cra),
+//     attackers of a square and x-rays.
 //   - see.go: the static exchange evaluation: SEE, the swap algorithm, and
 //     the Classifier's shortcuts through it (en prise, drops, board moves).
 //   - threats.go: what a move attacks afterwards: forks and the attack
