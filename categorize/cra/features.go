@@ -24,7 +24,7 @@ import (
 // piece did not have from its origin (all of a drop's are new), or one
 // that a slider of ours (lance, bishop, rook, horse, dragon) gains when
 // the move vacates a square on its line (a discovered attack). The zone
-// of a king is the 8 squares next to it. Values are BoardValue.
+// of a king is the 8 squares next to it. Values are categorize.BoardValue.
 type Feature uint8
 
 // Features, grouped by class.

@@ -177,7 +177,7 @@ var rankTier = [RankNB + 1]uint8{
 // relevant rank (stop promotion, threaten promotion, defensive,
 // attacking, castling, development, safe); 6 material sacrifice. Within a
 // tier, moves with more relevance classes come first, then the more
-// probable (see engine.OursKey).
+// probable (see OursKey).
 func (r Rank) Tier() int {
 	if r <= RankNB {
 		return int(rankTier[r])
