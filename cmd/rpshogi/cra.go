@@ -13,7 +13,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/categorize/cra"
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/fixed"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/tables"
@@ -110,7 +110,7 @@ time y; and nodes) into --out.`,
 				return usageErrorf("--depths: give at least one depth")
 			}
 			for _, a := range opts.Algorithms {
-				if _, ok := engine.ParseFixedOrder(a); !ok {
+				if _, ok := fixed.ParseOrder(a); !ok {
 					return usageErrorf("--algorithms: unknown %q (want simple, ordered, cra, cra-prob)", a)
 				}
 			}

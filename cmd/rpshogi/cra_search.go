@@ -13,7 +13,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/categorize/cra"
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/fixed"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -93,9 +93,9 @@ func loadAverage() string {
 
 // runCRASearch runs the experiment on rec.
 func runCRASearch(ctx context.Context, opts *craOptions, rec *kifu.Record, costs [categorize.MaxCategories]int32) (*craSearchReport, error) {
-	algs := make([]engine.FixedOrder, len(opts.Algorithms))
+	algs := make([]fixed.Order, len(opts.Algorithms))
 	for i, a := range opts.Algorithms {
-		algs[i], _ = engine.ParseFixedOrder(a)
+		algs[i], _ = fixed.ParseOrder(a)
 	}
 	rep := &craSearchReport{Game: rec.File, Depths: opts.Depths, Algorithms: opts.Algorithms, Quiesce: opts.Quiesce,
 		MaxNodes: opts.MaxNodes, LoadBefore: loadAverage()}
@@ -103,7 +103,7 @@ func runCRASearch(ctx context.Context, opts *craOptions, rec *kifu.Record, costs
 	if err != nil {
 		return nil, err
 	}
-	fs := engine.NewFixedSearch(cra.NewOrderer(costs))
+	fs := fixed.New(cra.NewOrderer(costs))
 	fs.Quiesce = opts.Quiesce
 	fs.MaxNodes = opts.MaxNodes
 	var buf [kifu.MaxMoves]kifu.Move

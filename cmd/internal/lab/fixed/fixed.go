@@ -1,4 +1,8 @@
-package engine
+// Package fixed is the plain fixed-depth alpha-beta of Grimbergen's
+// Candidate Relevance Analysis paper (§4.3): simple, ordered and CRA
+// alpha-beta, compared by "rpshogi cra --search". It is an experiment,
+// not the engine's search; it uses the engine's static evaluation.
+package fixed
 
 import (
 	"context"
@@ -7,56 +11,57 @@ import (
 
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/categorize/cra"
+	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// FixedOrder is the move ordering (and selection) of FixedSearch, the
+// Order is the move ordering (and selection) of Searcher, the
 // three alpha-beta searches compared in Grimbergen's §4.3, plus one.
-type FixedOrder uint8
+type Order uint8
 
 // Fixed-depth search orderings.
 const (
-	// FixedSimple searches every legal move in generation order ("simple
+	// Simple searches every legal move in generation order ("simple
 	// alpha-beta").
-	FixedSimple FixedOrder = iota
-	// FixedOrdered searches every legal move in the 7-rank common-sense
+	Simple Order = iota
+	// Ordered searches every legal move in the 7-rank common-sense
 	// order of §4.3 (cra.CommonRank), ties in generation order
 	// ("ordered alpha-beta").
-	FixedOrdered
-	// FixedCRA searches only the moves CRA judges relevant (all moves
+	Ordered
+	// CRA searches only the moves CRA judges relevant (all moves
 	// when none is), in the paper's 17-rank order, ties in generation
 	// order ("CRA alpha-beta").
-	FixedCRA
-	// FixedCRAProb is FixedCRA with ties of rank broken by transition
+	CRA
+	// CRAProb is CRA with ties of rank broken by transition
 	// probability (the engine's CRA order).
-	FixedCRAProb
-	fixedOrderNB
+	CRAProb
+	orderNB
 )
 
-var fixedOrderNames = [fixedOrderNB]string{"simple", "ordered", "cra", "cra-prob"}
+var orderNames = [orderNB]string{"simple", "ordered", "cra", "cra-prob"}
 
-func (o FixedOrder) String() string {
-	if o < fixedOrderNB {
-		return fixedOrderNames[o]
+func (o Order) String() string {
+	if o < orderNB {
+		return orderNames[o]
 	}
-	return fmt.Sprintf("FixedOrder(%d)", uint8(o))
+	return fmt.Sprintf("Order(%d)", uint8(o))
 }
 
-// ParseFixedOrder returns the ordering named s ("simple", "ordered",
+// ParseOrder returns the ordering named s ("simple", "ordered",
 // "cra", "cra-prob").
-func ParseFixedOrder(s string) (FixedOrder, bool) {
-	for i, n := range fixedOrderNames {
+func ParseOrder(s string) (Order, bool) {
+	for i, n := range orderNames {
 		if n == s {
-			return FixedOrder(i), true
+			return Order(i), true
 		}
 	}
 	return 0, false
 }
 
-// FixedResult is the outcome of one fixed-depth search.
-type FixedResult struct {
+// Result is the outcome of one fixed-depth search.
+type Result struct {
 	Move    kifu.Move // the best root move (MoveNone: no legal move)
-	Score   Value
+	Score   engine.Value
 	Nodes   uint64 // every position visited, leaves included
 	Elapsed time.Duration
 	// Complete is false when the search was stopped (context or node
@@ -64,64 +69,64 @@ type FixedResult struct {
 	Complete bool
 }
 
-// fixedFrame is the per-ply scratch space of FixedSearch.
-type fixedFrame struct {
+// frame is the per-ply scratch space of Searcher.
+type frame struct {
 	moves [kifu.MaxMoves]kifu.Move
 	keys  [kifu.MaxMoves]int64
 	idx   [kifu.MaxMoves]int16
 	an    [kifu.MaxMoves]cra.Move
 }
 
-// FixedSearch is a plain fixed-depth alpha-beta (negamax, fail-hard)
-// with no transposition table, no iterative deepening, no extensions and
-// no pruning beyond alpha-beta: at depth 0 the static evaluation
-// (Evaluate), or, with Quiesce, a minimal capture search (stand pat, then
-// captures with SEE >= 0 in generation order, down to 8 plies). A
-// position without legal moves is lost (MatedIn). It is what the paper's
-// §4.3 compares; it is not the engine's search. It allocates nothing per
-// search and is not safe for concurrent use.
-type FixedSearch struct {
+// Searcher is a plain fixed-depth alpha-beta (negamax, fail-hard) with
+// no transposition table, no iterative deepening, no extensions and no
+// pruning beyond alpha-beta: at depth 0 the static evaluation
+// (engine.Evaluate), or, with Quiesce, a minimal capture search (stand
+// pat, then captures with engine.SEE >= 0 in generation order, down to 8
+// plies). A position without legal moves is lost (engine.MatedIn). It is
+// what the paper's §4.3 compares; it is not the engine's search. It
+// allocates nothing per search and is not safe for concurrent use.
+type Searcher struct {
 	// Quiesce adds the capture search at the leaves.
 	Quiesce bool
 	// MaxNodes stops a search after that many nodes (0: no limit).
 	MaxNodes uint64
 
 	pos   *kifu.Position
-	order FixedOrder
+	order Order
 	nodes uint64
 	stop  bool
 	ctx   context.Context
 	cls   categorize.Classifier
 	cra   *cra.Orderer
-	stack []fixedFrame
+	stack []frame
 }
 
-// NewFixedSearch returns a fixed-depth searcher whose CRA orderings take
+// New returns a fixed-depth searcher whose CRA orderings take
 // probabilities from o (cra.NewTableOrderer() if nil).
-func NewFixedSearch(o *cra.Orderer) *FixedSearch {
+func New(o *cra.Orderer) *Searcher {
 	if o == nil {
 		o = cra.NewTableOrderer()
 	}
-	return &FixedSearch{cra: o, stack: make([]fixedFrame, 16)}
+	return &Searcher{cra: o, stack: make([]frame, 16)}
 }
 
 // Search searches pos (which it uses and restores) to depth plies with
 // ordering o. It stops early, with Complete false, when ctx is done or
 // MaxNodes is reached.
-func (s *FixedSearch) Search(ctx context.Context, pos *kifu.Position, depth int, o FixedOrder) FixedResult {
+func (s *Searcher) Search(ctx context.Context, pos *kifu.Position, depth int, o Order) Result {
 	s.pos, s.order, s.nodes, s.stop, s.ctx = pos, o, 0, false, ctx
 	need := depth + 10
 	if len(s.stack) < need {
-		s.stack = append(s.stack, make([]fixedFrame, need-len(s.stack))...)
+		s.stack = append(s.stack, make([]frame, need-len(s.stack))...)
 	}
 	start := time.Now()
 	var best kifu.Move
-	v := s.alphaBeta(0, depth, -InfiniteValue, InfiniteValue, &best)
-	return FixedResult{Move: best, Score: v, Nodes: s.nodes, Elapsed: time.Since(start), Complete: !s.stop}
+	v := s.alphaBeta(0, depth, -engine.InfiniteValue, engine.InfiniteValue, &best)
+	return Result{Move: best, Score: v, Nodes: s.nodes, Elapsed: time.Since(start), Complete: !s.stop}
 }
 
 // stopped polls the limits.
-func (s *FixedSearch) stopped() bool {
+func (s *Searcher) stopped() bool {
 	if s.stop {
 		return true
 	}
@@ -135,7 +140,7 @@ func (s *FixedSearch) stopped() bool {
 
 // alphaBeta returns the value of the position to depth plies; at ply 0
 // it sets *best to the best move.
-func (s *FixedSearch) alphaBeta(ply, depth int, alpha, beta Value, best *kifu.Move) Value {
+func (s *Searcher) alphaBeta(ply, depth int, alpha, beta engine.Value, best *kifu.Move) engine.Value {
 	s.nodes++
 	if s.stopped() {
 		return 0
@@ -145,12 +150,12 @@ func (s *FixedSearch) alphaBeta(ply, depth int, alpha, beta Value, best *kifu.Mo
 		if s.Quiesce {
 			return s.quiesce(ply, 0, alpha, beta)
 		}
-		return Evaluate(pos)
+		return engine.Evaluate(pos)
 	}
 	f := &s.stack[ply]
 	moves := pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	if len(moves) == 0 {
-		return MatedIn(ply)
+		return engine.MatedIn(ply)
 	}
 	n := s.orderMoves(f, moves)
 	for k := range n {
@@ -179,15 +184,15 @@ func (s *FixedSearch) alphaBeta(ply, depth int, alpha, beta Value, best *kifu.Mo
 
 // orderMoves fills f.idx with the indices of the moves to search, in
 // order, and returns how many there are.
-func (s *FixedSearch) orderMoves(f *fixedFrame, moves []kifu.Move) int {
+func (s *Searcher) orderMoves(f *frame, moves []kifu.Move) int {
 	n := 0
 	switch s.order {
-	case FixedSimple:
+	case Simple:
 		for i := range moves {
 			f.idx[i] = int16(i)
 		}
 		return len(moves)
-	case FixedOrdered:
+	case Ordered:
 		s.cls.Reset(s.pos, s.pos.LastMove())
 		inCheck := s.pos.InCheck()
 		for i, m := range moves {
@@ -207,7 +212,7 @@ func (s *FixedSearch) orderMoves(f *fixedFrame, moves []kifu.Move) int {
 			if relevant > 0 && !an[i].Rel.Relevant() {
 				continue
 			}
-			if s.order == FixedCRAProb {
+			if s.order == CRAProb {
 				f.keys[n] = cra.OursKey(&an[i])
 			} else {
 				f.keys[n] = cra.PaperKey(&an[i])
@@ -229,24 +234,24 @@ func (s *FixedSearch) orderMoves(f *fixedFrame, moves []kifu.Move) int {
 	return n
 }
 
-// maxFixedQPly bounds the capture search.
-const maxFixedQPly = 8
+// maxQPly bounds the capture search.
+const maxQPly = 8
 
-// quiesce is the minimal capture search of FixedSearch.Quiesce.
-func (s *FixedSearch) quiesce(ply, qply int, alpha, beta Value) Value {
+// quiesce is the minimal capture search of Searcher.Quiesce.
+func (s *Searcher) quiesce(ply, qply int, alpha, beta engine.Value) engine.Value {
 	pos := s.pos
-	stand := Evaluate(pos)
+	stand := engine.Evaluate(pos)
 	if stand >= beta {
 		return beta
 	}
 	alpha = max(alpha, stand)
-	if qply >= maxFixedQPly || ply+1 >= len(s.stack) {
+	if qply >= maxQPly || ply+1 >= len(s.stack) {
 		return alpha
 	}
 	f := &s.stack[ply]
 	moves := pos.GenerateMoves(kifu.Captures, f.moves[:0])
 	for _, m := range moves {
-		if SEE(pos, m) < 0 {
+		if engine.SEE(pos, m) < 0 {
 			continue
 		}
 		s.nodes++
