@@ -9,7 +9,7 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// Positions of real games (see categorize's cra_test.go for where they
+// Positions of real games (see categorize/cra's cra_test.go for where they
 // come from).
 const (
 	// Black mates with 6c7b+ or 8c7b.
