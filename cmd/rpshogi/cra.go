@@ -390,13 +390,7 @@ func craCosts(ctx context.Context, db string) ([categorize.MaxCategories]int32, 
 		k := t.Cats[c.ID]
 		counts[c.ID] = tables.Count{Name: c.Name, NP: k.NP, NC: k.NC}
 	}
-	for i := range costs {
-		costs[i] = tables.MaxCost
-	}
-	for i, p := range tables.Smooth(counts) {
-		costs[i] = int32(tables.CostOf(p))
-	}
-	return costs, "database " + db, nil
+	return tables.CostsOf(counts), "database " + db, nil
 }
 
 func runCRA(ctx context.Context, opts *craOptions) error {
