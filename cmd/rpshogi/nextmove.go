@@ -1,18 +1,16 @@
 package main
 
 import (
-	"container/heap"
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/sample"
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
@@ -182,78 +180,29 @@ type nextMovePosition struct {
 	SFEN   string
 	Played kifu.Move
 
-	key   uint64 // selection hash
-	order int    // walk order of the game
-	pos   *kifu.Position
-}
-
-type positionHeap []*nextMovePosition // max-heap on key
-
-func (h positionHeap) Len() int           { return len(h) }
-func (h positionHeap) Less(i, j int) bool { return h[i].key > h[j].key }
-func (h positionHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *positionHeap) Push(x any)        { *h = append(*h, x.(*nextMovePosition)) }
-func (h *positionHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	pos *kifu.Position // with the game's moves played: LastMove is the game's
 }
 
 // selectNextMovePositions reads the games and keeps the positions of the
-// test: per game the PerGame candidates of lowest hash, and among all
-// those the Positions of lowest hash, returned in walk order.
+// test (sample.Load): per game the PerGame candidates of lowest hash, and
+// among all those the Positions of lowest hash, returned in walk order.
 func selectNextMovePositions(ctx context.Context, opts *nextMoveOptions) ([]*nextMovePosition, *ingest.Report, error) {
-	all := &positionHeap{}
-	order := 0
-	sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
-		rec := g.Record
-		pos, err := rec.StartPosition()
-		if err != nil {
-			return nil
-		}
-		game := &positionHeap{}
-		for ply, n := range rec.Main.Moves {
-			if ply > opts.PlyTo {
-				break
-			}
-			if ply >= opts.PlyFrom && len(pos.LegalMoves()) >= 2 {
-				h := fnv.New64a()
-				fmt.Fprintf(h, "%d\x00%s\x00%d", opts.Seed, g.Digest, ply)
-				heap.Push(game, &nextMovePosition{Source: g.Source, Game: g.Index, Ply: ply,
-					SFEN: pos.SFEN(), Played: n.Move, key: h.Sum64(), order: order})
-				if game.Len() > opts.PerGame {
-					heap.Pop(game)
-				}
-			}
-			pos.DoMove(n.Move)
-		}
-		for _, p := range *game {
-			heap.Push(all, p)
-			if all.Len() > opts.Positions {
-				heap.Pop(all)
-			}
-		}
-		order++
-		return nil
-	}}
-	rep, err := ingest.Run(ctx, opts.Ingest, opts.Paths, sink)
+	samples, rep, err := sample.Load(ctx, opts.Paths, sample.Options{
+		PlyFrom: opts.PlyFrom, PlyTo: opts.PlyTo, PerGame: opts.PerGame, Count: opts.Positions, Seed: opts.Seed,
+		Keep:   func(pos *kifu.Position) bool { return len(pos.LegalMoves()) >= 2 },
+		Ingest: opts.Ingest,
+	})
 	if err != nil {
 		return nil, rep, err
 	}
-	out := []*nextMovePosition(*all)
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].order != out[j].order {
-			return out[i].order < out[j].order
-		}
-		return out[i].Ply < out[j].Ply
-	})
-	for _, p := range out {
-		pos, err := kifu.ParseSFEN(p.SFEN)
+	out := make([]*nextMovePosition, len(samples))
+	for i := range samples {
+		s := &samples[i]
+		pos, err := s.Position()
 		if err != nil {
-			return nil, rep, fmt.Errorf("%s#%d ply %d: %w", p.Source, p.Game, p.Ply, err)
+			return nil, rep, err
 		}
-		p.pos = pos
+		out[i] = &nextMovePosition{Source: s.Source, Game: s.Game, Ply: s.Ply, SFEN: pos.SFEN(), Played: s.Next, pos: pos}
 	}
 	return out, rep, nil
 }

@@ -186,3 +186,46 @@ func TestNextMoveRun(t *testing.T) {
 		}
 	}
 }
+
+// TestNextMovePositionKeepsHistory checks that a test position knows the
+// move that led to it: the search prices a root recapture as one only
+// after the capture it answers (the SFEN alone loses it).
+func TestNextMovePositionKeepsHistory(t *testing.T) {
+	// After 7g7f 3c3d 8h2b+ the played 3a2b recaptures the bishop.
+	path := filepath.Join(t.TempDir(), "game.sfen")
+	if err := os.WriteFile(path, []byte("startpos moves 7g7f 3c3d 8h2b+ 3a2b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := &nextMoveOptions{Paths: []string{path}, Positions: 1, PlyFrom: 3, PlyTo: 3, PerGame: 1}
+	positions, _, err := selectNextMovePositions(context.Background(), opts)
+	if err != nil || len(positions) != 1 {
+		t.Fatalf("positions %v, err %v", positions, err)
+	}
+	p := positions[0]
+	want := kifu.NewStartPosition()
+	for _, u := range []string{"7g7f", "3c3d", "8h2b+"} {
+		m, err := want.ParseUSIMove(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.DoMove(m)
+	}
+	if p.pos.LastMove() != want.LastMove() || p.Played.USI() != "3a2b" {
+		t.Fatalf("position's last move %s, played %s; want 8h2b+ then 3a2b", p.pos.LastMove().USI(), p.Played.USI())
+	}
+	coster := engine.DefaultConfig().Coster
+	cost := func(pos *kifu.Position) int32 {
+		var c [1]int32
+		coster.Costs(pos, pos.LastMove(), []kifu.Move{p.Played}, c[:])
+		return c[0]
+	}
+	got, recapture, noPrev := cost(p.pos), cost(want), int32(0)
+	{
+		var c [1]int32
+		coster.Costs(want, kifu.MoveNone, []kifu.Move{p.Played}, c[:])
+		noPrev = c[0]
+	}
+	if got != recapture || recapture >= noPrev {
+		t.Errorf("3a2b costs %d at the test's root, want the recapture's %d (%d without the previous move)", got, recapture, noPrev)
+	}
+}
