@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/nextmove"
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -23,8 +24,8 @@ func TestNextMoveFlags(t *testing.T) {
 		err   string
 	}{
 		{"defaults", []string{"a"}, func(t *testing.T, o *nextMoveOptions) {
-			want := []nextMoveSetting{{engine.ModeRealization, 5}, {engine.ModeRealization, 7}, {engine.ModeRealization, 9},
-				{engine.ModeRealization, 11}, {engine.ModeDepth, 5}, {engine.ModeDepth, 6}, {engine.ModeDepth, 7}}
+			want := []nextmove.Setting{{Mode: engine.ModeRealization, N: 5}, {Mode: engine.ModeRealization, N: 7}, {Mode: engine.ModeRealization, N: 9},
+				{Mode: engine.ModeRealization, N: 11}, {Mode: engine.ModeDepth, N: 5}, {Mode: engine.ModeDepth, N: 6}, {Mode: engine.ModeDepth, N: 7}}
 			if !reflect.DeepEqual(o.Parsed, want) || o.Positions != 48 || o.PlyFrom != 30 || o.PlyTo != 150 || o.PerGame != 1 ||
 				o.Hash != 64 || o.MaxTime != 0 || o.JSON || o.Verbose || !reflect.DeepEqual(o.Paths, []string{"a"}) {
 				t.Errorf("options %+v", o)
@@ -33,7 +34,7 @@ func TestNextMoveFlags(t *testing.T) {
 		{"everything", []string{"a", "b.zip", "--positions", "10", "--ply-from", "40", "--ply-to", "80", "--per-game", "2",
 			"--seed", "3", "--settings", "depth:5, realization:9,rp:9", "--hash", "16", "--max-time", "2s", "--json", "-v", "--min-plies", "50"},
 			func(t *testing.T, o *nextMoveOptions) {
-				want := []nextMoveSetting{{engine.ModeDepth, 5}, {engine.ModeRealization, 9}}
+				want := []nextmove.Setting{{Mode: engine.ModeDepth, N: 5}, {Mode: engine.ModeRealization, N: 9}}
 				if !reflect.DeepEqual(o.Parsed, want) || o.Positions != 10 || o.PlyFrom != 40 || o.PlyTo != 80 || o.PerGame != 2 ||
 					o.Seed != 3 || o.Hash != 16 || o.MaxTime.Seconds() != 2 || !o.JSON || !o.Verbose || o.Ingest.Filter.MinPlies != 50 {
 					t.Errorf("options %+v", o)
@@ -184,48 +185,5 @@ func TestNextMoveRun(t *testing.T) {
 		if !strings.Contains(lines[1+k], p.Played) {
 			t.Errorf("position line %q without the played move %s", lines[1+k], p.Played)
 		}
-	}
-}
-
-// TestNextMovePositionKeepsHistory checks that a test position knows the
-// move that led to it: the search prices a root recapture as one only
-// after the capture it answers (the SFEN alone loses it).
-func TestNextMovePositionKeepsHistory(t *testing.T) {
-	// After 7g7f 3c3d 8h2b+ the played 3a2b recaptures the bishop.
-	path := filepath.Join(t.TempDir(), "game.sfen")
-	if err := os.WriteFile(path, []byte("startpos moves 7g7f 3c3d 8h2b+ 3a2b\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	opts := &nextMoveOptions{Paths: []string{path}, Positions: 1, PlyFrom: 3, PlyTo: 3, PerGame: 1}
-	positions, _, err := selectNextMovePositions(context.Background(), opts)
-	if err != nil || len(positions) != 1 {
-		t.Fatalf("positions %v, err %v", positions, err)
-	}
-	p := positions[0]
-	want := kifu.NewStartPosition()
-	for _, u := range []string{"7g7f", "3c3d", "8h2b+"} {
-		m, err := want.ParseUSIMove(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want.DoMove(m)
-	}
-	if p.pos.LastMove() != want.LastMove() || p.Played.USI() != "3a2b" {
-		t.Fatalf("position's last move %s, played %s; want 8h2b+ then 3a2b", p.pos.LastMove().USI(), p.Played.USI())
-	}
-	coster := engine.DefaultConfig().Coster
-	cost := func(pos *kifu.Position) int32 {
-		var c [1]int32
-		coster.Costs(pos, pos.LastMove(), []kifu.Move{p.Played}, c[:])
-		return c[0]
-	}
-	got, recapture, noPrev := cost(p.pos), cost(want), int32(0)
-	{
-		var c [1]int32
-		coster.Costs(want, kifu.MoveNone, []kifu.Move{p.Played}, c[:])
-		noPrev = c[0]
-	}
-	if got != recapture || recapture >= noPrev {
-		t.Errorf("3a2b costs %d at the test's root, want the recapture's %d (%d without the previous move)", got, recapture, noPrev)
 	}
 }
