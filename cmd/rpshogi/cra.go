@@ -106,7 +106,7 @@ time y; and nodes) into --out.`,
 				return usageErrorf("--depths: give at least one depth")
 			}
 			for _, a := range opts.Algorithms {
-				if _, ok := engine.ParseFixedOrder(a); !ok {
+				if _, ok := craexp.ParseFixedOrder(a); !ok {
 					return usageErrorf("--algorithms: unknown %q (want simple, ordered, cra, cra-prob)", a)
 				}
 			}
@@ -153,7 +153,7 @@ time y; and nodes) into --out.`,
 // craJSON is the --json output.
 type craJSON struct {
 	craexp.Tables
-	Search *craSearchReport `json:"search,omitempty"`
+	Search *craexp.SearchReport `json:"search,omitempty"`
 }
 
 func runCRA(ctx context.Context, opts *craOptions) error {
