@@ -82,24 +82,9 @@ func (c *CRA) Analyze(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, out
 	c.an.Reset(pos, prev)
 	for _, m := range moves {
 		a := c.an.Analyze(m)
-		out = append(out, CRAMove{Move: m, Analysis: a, Cost: c.setCost(a.Facts.Set())})
+		out = append(out, CRAMove{Move: m, Analysis: a, Cost: tables.MinCost(&c.costs, a.Facts.Set())})
 	}
 	return out
-}
-
-// setCost returns the smallest table cost of the categories of s.
-func (c *CRA) setCost(s categorize.Set) int32 {
-	best := int32(MaxCost)
-	for w, word := range s {
-		for word != 0 {
-			b := word & -word
-			if v := c.costs[w*64+bits.TrailingZeros64(b)]; v < best {
-				best = v
-			}
-			word ^= b
-		}
-	}
-	return best
 }
 
 // Ordering keys. Lower keys come first; the generation index breaks the

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -251,61 +250,5 @@ func TestUSICRAOption(t *testing.T) {
 	p.send("quit")
 	if err := p.wait(); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestFixedSearchOrderInvariant: a full-width alpha-beta returns the
-// minimax value whatever the move order, so simple and ordered
-// alpha-beta agree on the score of real positions; the CRA searches, which
-// drop moves, may not, but find the same mate.
-func TestFixedSearchOrderInvariant(t *testing.T) {
-	fs := NewFixedSearch(nil)
-	for _, sfen := range []string{kifu.StartSFEN, craMiddleSFEN, craMateSFEN} {
-		for depth := 1; depth <= 3; depth++ {
-			pos := mustSFEN(t, sfen)
-			simple := fs.Search(context.Background(), pos, depth, FixedSimple)
-			ordered := fs.Search(context.Background(), pos, depth, FixedOrdered)
-			if !simple.Complete || !ordered.Complete {
-				t.Fatalf("depth %d: incomplete searches", depth)
-			}
-			if simple.Score != ordered.Score {
-				t.Errorf("%s depth %d: simple %d, ordered %d", sfen, depth, simple.Score, ordered.Score)
-			}
-			if pos.SFEN() != sfen {
-				t.Fatalf("the position changed: %s", pos.SFEN())
-			}
-		}
-	}
-	// A plain fixed-depth search sees a mate one ply later: at depth 2,
-	// where the mated side's node has no legal move (at depth 1 the
-	// position after the mate is a leaf, statically evaluated).
-	pos := mustSFEN(t, craMateSFEN)
-	for o := FixedSimple; o < fixedOrderNB; o++ {
-		r := fs.Search(context.Background(), pos, 2, o)
-		if r.Score != MateIn(1) {
-			t.Errorf("%v: score %d at depth 2, want mate in 1", o, r.Score)
-		}
-		if u := r.Move.USI(); u != "6c7b+" && u != "8c7b" {
-			t.Errorf("%v: best %s, want a mate", o, u)
-		}
-	}
-}
-
-func TestFixedSearchLimits(t *testing.T) {
-	fs := NewFixedSearch(nil)
-	fs.MaxNodes = 1000
-	pos := mustSFEN(t, craMiddleSFEN)
-	r := fs.Search(context.Background(), pos, 4, FixedSimple)
-	if r.Complete || r.Nodes > 1000 {
-		t.Errorf("with 1000 nodes at most: complete %v, %d nodes", r.Complete, r.Nodes)
-	}
-	fs.MaxNodes = 0
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if r := fs.Search(ctx, pos, 5, FixedSimple); r.Complete {
-		t.Error("a cancelled search completed")
-	}
-	if pos.SFEN() != craMiddleSFEN {
-		t.Errorf("the position changed: %s", pos.SFEN())
 	}
 }

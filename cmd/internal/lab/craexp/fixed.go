@@ -1,4 +1,4 @@
-package engine
+package craexp
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -55,7 +56,7 @@ func ParseFixedOrder(s string) (FixedOrder, bool) {
 // FixedResult is the outcome of one fixed-depth search.
 type FixedResult struct {
 	Move    kifu.Move // the best root move (MoveNone: no legal move)
-	Score   Value
+	Score   engine.Value
 	Nodes   uint64 // every position visited, leaves included
 	Elapsed time.Duration
 	// Complete is false when the search was stopped (context or node
@@ -68,15 +69,15 @@ type fixedFrame struct {
 	moves [kifu.MaxMoves]kifu.Move
 	keys  [kifu.MaxMoves]int64
 	idx   [kifu.MaxMoves]int16
-	an    [kifu.MaxMoves]CRAMove
+	an    [kifu.MaxMoves]engine.CRAMove
 }
 
 // FixedSearch is a plain fixed-depth alpha-beta (negamax, fail-hard)
 // with no transposition table, no iterative deepening, no extensions and
 // no pruning beyond alpha-beta: at depth 0 the static evaluation
-// (Evaluate), or, with Quiesce, a minimal capture search (stand pat, then
-// captures with SEE >= 0 in generation order, down to 8 plies). A
-// position without legal moves is lost (MatedIn). It is what the paper's
+// (engine.Evaluate), or, with Quiesce, a minimal capture search (stand pat, then
+// captures with engine.SEE >= 0 in generation order, down to 8 plies). A
+// position without legal moves is lost (engine.MatedIn). It is what the paper's
 // §4.3 compares; it is not the engine's search. It allocates nothing per
 // search and is not safe for concurrent use.
 type FixedSearch struct {
@@ -91,15 +92,15 @@ type FixedSearch struct {
 	stop  bool
 	ctx   context.Context
 	cls   categorize.Classifier
-	cra   *CRA
+	cra   *engine.CRA
 	stack []fixedFrame
 }
 
 // NewFixedSearch returns a fixed-depth searcher whose CRA orderings take
-// probabilities from cra (NewTableCRA() if nil).
-func NewFixedSearch(cra *CRA) *FixedSearch {
+// probabilities from cra (engine.NewTableCRA() if nil).
+func NewFixedSearch(cra *engine.CRA) *FixedSearch {
 	if cra == nil {
-		cra = NewTableCRA()
+		cra = engine.NewTableCRA()
 	}
 	return &FixedSearch{cra: cra, stack: make([]fixedFrame, 16)}
 }
@@ -115,7 +116,7 @@ func (s *FixedSearch) Search(ctx context.Context, pos *kifu.Position, depth int,
 	}
 	start := time.Now()
 	var best kifu.Move
-	v := s.alphaBeta(0, depth, -InfiniteValue, InfiniteValue, &best)
+	v := s.alphaBeta(0, depth, -engine.InfiniteValue, engine.InfiniteValue, &best)
 	return FixedResult{Move: best, Score: v, Nodes: s.nodes, Elapsed: time.Since(start), Complete: !s.stop}
 }
 
@@ -134,7 +135,7 @@ func (s *FixedSearch) stopped() bool {
 
 // alphaBeta returns the value of the position to depth plies; at ply 0
 // it sets *best to the best move.
-func (s *FixedSearch) alphaBeta(ply, depth int, alpha, beta Value, best *kifu.Move) Value {
+func (s *FixedSearch) alphaBeta(ply, depth int, alpha, beta engine.Value, best *kifu.Move) engine.Value {
 	s.nodes++
 	if s.stopped() {
 		return 0
@@ -144,12 +145,12 @@ func (s *FixedSearch) alphaBeta(ply, depth int, alpha, beta Value, best *kifu.Mo
 		if s.Quiesce {
 			return s.quiesce(ply, 0, alpha, beta)
 		}
-		return Evaluate(pos)
+		return engine.Evaluate(pos)
 	}
 	f := &s.stack[ply]
 	moves := pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	if len(moves) == 0 {
-		return MatedIn(ply)
+		return engine.MatedIn(ply)
 	}
 	n := s.orderMoves(f, moves)
 	for k := range n {
@@ -207,9 +208,9 @@ func (s *FixedSearch) orderMoves(f *fixedFrame, moves []kifu.Move) int {
 				continue
 			}
 			if s.order == FixedCRAProb {
-				f.keys[n] = OursKey(&an[i])
+				f.keys[n] = engine.OursKey(&an[i])
 			} else {
-				f.keys[n] = PaperKey(&an[i])
+				f.keys[n] = engine.PaperKey(&an[i])
 			}
 			f.idx[n] = int16(i)
 			n++
@@ -232,9 +233,9 @@ func (s *FixedSearch) orderMoves(f *fixedFrame, moves []kifu.Move) int {
 const maxFixedQPly = 8
 
 // quiesce is the minimal capture search of FixedSearch.Quiesce.
-func (s *FixedSearch) quiesce(ply, qply int, alpha, beta Value) Value {
+func (s *FixedSearch) quiesce(ply, qply int, alpha, beta engine.Value) engine.Value {
 	pos := s.pos
-	stand := Evaluate(pos)
+	stand := engine.Evaluate(pos)
 	if stand >= beta {
 		return beta
 	}
@@ -245,7 +246,7 @@ func (s *FixedSearch) quiesce(ply, qply int, alpha, beta Value) Value {
 	f := &s.stack[ply]
 	moves := pos.GenerateMoves(kifu.Captures, f.moves[:0])
 	for _, m := range moves {
-		if SEE(pos, m) < 0 {
+		if engine.SEE(pos, m) < 0 {
 			continue
 		}
 		s.nodes++
