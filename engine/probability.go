@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"math/bits"
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
@@ -28,24 +27,8 @@ func NewTableCoster(costs [categorize.MaxCategories]int32) *TableCoster {
 func (t *TableCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) {
 	t.cls.Reset(pos, prev)
 	for i, m := range moves {
-		costs[i] = t.moveCost(t.cls.Classify(m))
+		costs[i] = tables.MinCost(&t.table, t.cls.Classify(m))
 	}
-}
-
-// moveCost returns the smallest table cost of the categories in s.
-func (t *TableCoster) moveCost(s categorize.Set) int32 {
-	best := int32(MaxCost)
-	for w, word := range s {
-		for word != 0 {
-			b := word & -word
-			id := w*64 + bits.TrailingZeros64(b)
-			if c := t.table[id]; c < best {
-				best = c
-			}
-			word ^= b
-		}
-	}
-	return best
 }
 
 // DefaultConfig is the engine compiled with the generated table of package

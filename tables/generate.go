@@ -79,15 +79,6 @@ func smooth(counts []Count, of func(Count) int64) []float64 {
 	return out
 }
 
-// CostOf returns -100·log2 p rounded to an integer, in 0..MaxCost.
-func CostOf(p float64) int {
-	if p <= 0 {
-		return MaxCost
-	}
-	c := int(math.Round(-100 * math.Log2(p)))
-	return min(max(c, 0), MaxCost)
-}
-
 // Generate returns the Go source of a probability table for counts, which
 // must list every category of categorize in ID order with its name. The
 // output is gofmt-ed and deterministic: the same inputs give the same

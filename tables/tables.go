@@ -12,7 +12,7 @@ type Entry struct {
 	NC   int64   // positions where a move of the category was legal
 	MC   int64   // legal moves of the category, summed over positions
 	P    float64 // smoothed probability n_p/n_c, see Generate
-	Cost int     // -100·log2 P, rounded, in 0..MaxCost
+	Cost int     // CostOf(P): -Unit·log2 P, rounded, in 0..MaxCost
 	// PM is the smoothed per-move probability n_p/m_c, and PMCost its cost:
 	// the chance that one particular move of the category is played, not
 	// the paper's upper bound P.
@@ -20,14 +20,11 @@ type Entry struct {
 	PMCost int
 }
 
-// MaxCost caps a category's cost: probabilities below 2^-20 cost 2000.
-const MaxCost = 2000
-
 // Prob returns the transition probability of category c.
 func Prob(c categorize.Category) float64 { return entries[c].P }
 
 // Cost returns the realization-probability cost of category c:
-// -100·log2 Prob(c), rounded.
+// CostOf(Prob(c)).
 func Cost(c categorize.Category) int { return entries[c].Cost }
 
 // Entries returns the whole table, indexed by category ID. The slice must

@@ -47,7 +47,7 @@ func (o *Orderer) Analyze(pos *kifu.Position, prev kifu.Move, moves []kifu.Move,
 	o.an.Reset(pos, prev)
 	for _, m := range moves {
 		a := o.an.Analyze(m)
-		out = append(out, Move{Move: m, Analysis: a, Cost: o.setCost(a.Facts.Set())})
+		out = append(out, Move{Move: m, Analysis: a, Cost: tables.MinCost(&o.costs, a.Facts.Set())})
 	}
 	return out
 }
@@ -56,21 +56,6 @@ func (o *Orderer) Analyze(pos *kifu.Position, prev kifu.Move, moves []kifu.Move,
 // returns is valid until the next call of AnalyzeAll.
 func (o *Orderer) AnalyzeAll(pos *kifu.Position, prev kifu.Move, moves []kifu.Move) []Move {
 	return o.Analyze(pos, prev, moves, o.buf[:0])
-}
-
-// setCost returns the smallest table cost of the categories of s.
-func (o *Orderer) setCost(s categorize.Set) int32 {
-	best := int32(tables.MaxCost)
-	for w, word := range s {
-		for word != 0 {
-			b := word & -word
-			if v := o.costs[w*64+bits.TrailingZeros64(b)]; v < best {
-				best = v
-			}
-			word ^= b
-		}
-	}
-	return best
 }
 
 // Ordering keys. Lower keys come first; the generation index breaks the

@@ -6,18 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/bits"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/categorize/cra"
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/fixed"
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
-	"github.com/rpshogi/rpshogi/tables"
-	"github.com/rpshogi/rpshogi/train"
 	"github.com/spf13/cobra"
 )
 
@@ -110,7 +106,7 @@ time y; and nodes) into --out.`,
 				return usageErrorf("--depths: give at least one depth")
 			}
 			for _, a := range opts.Algorithms {
-				if _, ok := fixed.ParseOrder(a); !ok {
+				if _, ok := craexp.ParseFixedOrder(a); !ok {
 					return usageErrorf("--algorithms: unknown %q (want simple, ordered, cra, cra-prob)", a)
 				}
 			}
@@ -154,268 +150,28 @@ time y; and nodes) into --out.`,
 	return cmd
 }
 
-// rankBins are the bins of Table 2.
-var rankBins = []string{"1", "2-5", "6-10", "11-15", "16-20", "21-", "not generated"}
-
-// rankBin returns the Table 2 bin of a 1-based place (0: not generated).
-func rankBin(place int) int {
-	switch {
-	case place == 0:
-		return 6
-	case place == 1:
-		return 0
-	case place <= 5:
-		return 1
-	case place <= 10:
-		return 2
-	case place <= 15:
-		return 3
-	case place <= 20:
-		return 4
-	}
-	return 5
-}
-
-// craRange is one row of Table 1.
-type craRange struct {
-	From      int     `json:"from"`
-	To        int     `json:"to"`
-	Positions int     `json:"positions"`
-	Legal     int     `json:"legal"`
-	Relevant  int     `json:"relevant"`
-	AvgLegal  float64 `json:"avg_legal"`
-	AvgRel    float64 `json:"avg_relevant"`
-	Savings   float64 `json:"savings"`
-	NG        int     `json:"ng"`
-	Accuracy  float64 `json:"accuracy"`
-}
-
-func (r *craRange) add(o *craRange) {
-	r.Positions += o.Positions
-	r.Legal += o.Legal
-	r.Relevant += o.Relevant
-	r.NG += o.NG
-}
-
-func (r *craRange) finish() {
-	if r.Positions > 0 {
-		r.AvgLegal = float64(r.Legal) / float64(r.Positions)
-		r.AvgRel = float64(r.Relevant) / float64(r.Positions)
-		r.Accuracy = 100 * (1 - float64(r.NG)/float64(r.Positions))
-	}
-	if r.Legal > 0 {
-		r.Savings = 100 * (1 - float64(r.Relevant)/float64(r.Legal))
-	}
-}
-
-// classCount counts a relevance class or a rank: among all legal moves
-// and among the played moves, having it and (for classes) having only it.
-type classCount struct {
-	Name       string `json:"name"`
-	Moves      int    `json:"moves"`
-	OnlyMoves  int    `json:"only_moves"`
-	Played     int    `json:"played"`
-	OnlyPlayed int    `json:"only_played"`
-}
-
-// craCounts are the counts of Table 1, Table 2 and --classes, for one
-// game or summed over games.
-type craCounts struct {
-	ranges    []craRange
-	hist      [3][7]int
-	classes   [32]classCount
-	ranks     [cra.RankNB + 1]classCount
-	pointless int
-	ng        []string
-}
-
-// craGame is what one game contributes.
-type craGame struct {
-	file string
-	craCounts
-}
-
-// craTally sums games.
-type craTally struct {
-	games int
-	craCounts
-}
-
-func (t *craTally) add(g *craGame) {
-	t.games++
-	for len(t.ranges) < len(g.ranges) {
-		i := len(t.ranges)
-		t.ranges = append(t.ranges, craRange{From: 10*i + 1, To: 10*i + 10})
-	}
-	for i := range g.ranges {
-		t.ranges[i].add(&g.ranges[i])
-	}
-	for o := range t.hist {
-		for b := range t.hist[o] {
-			t.hist[o][b] += g.hist[o][b]
-		}
-	}
-	for i := range t.classes {
-		addCount(&t.classes[i], &g.classes[i])
-	}
-	for i := range t.ranks {
-		addCount(&t.ranks[i], &g.ranks[i])
-	}
-	t.pointless += g.pointless
-	t.ng = append(t.ng, g.ng...)
-}
-
-func addCount(a, b *classCount) {
-	a.Moves += b.Moves
-	a.OnlyMoves += b.OnlyMoves
-	a.Played += b.Played
-	a.OnlyPlayed += b.OnlyPlayed
-}
-
-// evalCRAGame analyses every position of the main line of rec.
-func evalCRAGame(rec *kifu.Record, o *cra.Orderer, listNG bool) (*craGame, error) {
-	pos, err := rec.StartPosition()
-	if err != nil {
-		return nil, err
-	}
-	g := &craGame{file: rec.File}
-	var mbuf [kifu.MaxMoves]kifu.Move
-	var abuf [kifu.MaxMoves]cra.Move
-	for ply, node := range rec.Main.Moves {
-		played := node.Move
-		prev := pos.LastMove()
-		moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
-		an := o.Analyze(pos, prev, moves, abuf[:0])
-		idx := -1
-		relevant := 0
-		for i := range an {
-			if an[i].Move == played {
-				idx = i
-			}
-			if an[i].Rel.Relevant() {
-				relevant++
-			}
-		}
-		r := ply / 10
-		for len(g.ranges) <= r {
-			i := len(g.ranges)
-			g.ranges = append(g.ranges, craRange{From: 10*i + 1, To: 10*i + 10})
-		}
-		rg := &g.ranges[r]
-		rg.Positions++
-		rg.Legal += len(an)
-		rg.Relevant += relevant
-		if idx < 0 {
-			g.pointless++
-			rg.NG++
-			for o := range g.hist {
-				g.hist[o][rankBin(0)]++
-			}
-			if listNG {
-				g.ng = append(g.ng, fmt.Sprintf("%s\tmove %d\t%s\t%s\tpointless non-promotion (not generated)", rec.File, ply+1, pos.SFEN(), played.USI()))
-			}
-		} else {
-			if !an[idx].Rel.Relevant() {
-				rg.NG++
-				if listNG {
-					e := &an[idx]
-					g.ng = append(g.ng, fmt.Sprintf("%s\tmove %d\t%s\t%s\tSEE %d rank %s %s", rec.File, ply+1, pos.SFEN(), played.USI(), e.Facts.Gain, e.Rank, e.Rel))
-				}
-			}
-			g.hist[0][rankBin(cra.Place(an, idx, cra.PaperKey, cra.Relevant))]++
-			g.hist[1][rankBin(cra.Place(an, idx, cra.OursKey, cra.Relevant))]++
-			g.hist[2][rankBin(cra.Place(an, idx, cra.ProbKey, nil))]++
-		}
-		for i := range an {
-			e := &an[i]
-			rel := uint32(e.Rel)
-			only := bits.OnesCount32(rel) == 1
-			for x := rel; x != 0; x &= x - 1 {
-				c := &g.classes[bits.TrailingZeros32(x)]
-				c.Moves++
-				if only {
-					c.OnlyMoves++
-				}
-				if i == idx {
-					c.Played++
-					if only {
-						c.OnlyPlayed++
-					}
-				}
-			}
-			rk := &g.ranks[e.Rank]
-			rk.Moves++
-			if i == idx {
-				rk.Played++
-			}
-		}
-		pos.DoMove(played)
-	}
-	return g, nil
-}
-
 // craJSON is the --json output.
 type craJSON struct {
-	Games       int              `json:"games"`
-	Subset      string           `json:"subset"`
-	Probability string           `json:"probability_table"`
-	Ranges      []craRange       `json:"ranges"`
-	Total       craRange         `json:"total"`
-	Pointless   int              `json:"pointless_played"`
-	Ranks       map[string]any   `json:"ranks"`
-	Classes     []classCount     `json:"classes,omitempty"`
-	RankCounts  []classCount     `json:"rank_counts,omitempty"`
-	Search      *craSearchReport `json:"search,omitempty"`
-}
-
-// craCosts returns the cost table to use and its description.
-func craCosts(ctx context.Context, db string) ([categorize.MaxCategories]int32, string, error) {
-	if db == "" {
-		return tables.Costs(), "compiled table " + tables.Source, nil
-	}
-	var costs [categorize.MaxCategories]int32
-	if _, err := os.Stat(db); err != nil {
-		return costs, "", fmt.Errorf("cra: %w", err)
-	}
-	d, err := train.OpenReadOnly(db)
-	if err != nil {
-		return costs, "", err
-	}
-	defer d.Close()
-	t, err := train.ReadTally(ctx, d)
-	if err != nil {
-		return costs, "", err
-	}
-	counts := make([]tables.Count, categorize.Count())
-	for _, c := range categorize.List() {
-		k := t.Cats[c.ID]
-		counts[c.ID] = tables.Count{Name: c.Name, NP: k.NP, NC: k.NC}
-	}
-	for i := range costs {
-		costs[i] = tables.MaxCost
-	}
-	for i, p := range tables.Smooth(counts) {
-		costs[i] = int32(tables.CostOf(p))
-	}
-	return costs, "database " + db, nil
+	craexp.Tables
+	Search *craexp.SearchReport `json:"search,omitempty"`
 }
 
 func runCRA(ctx context.Context, opts *craOptions) error {
-	costs, source, err := craCosts(ctx, opts.DB)
+	costs, source, err := craexp.Costs(ctx, opts.DB)
 	if err != nil {
 		return err
 	}
 	if opts.Position != "" {
 		return writeCRAPosition(opts, costs)
 	}
-	out := craJSON{Subset: opts.Subset, Probability: source}
-	var tally craTally
+	out := craJSON{Tables: craexp.Tables{Subset: opts.Subset, Probability: source}}
+	var tally craexp.Tally
 	var firstGame *kifu.Record
 	if len(opts.Paths) > 0 {
 		iopts := opts.Ingest
 		iopts.Stdin = opts.IO.In
 		iopts.Process = func(g *ingest.Game) (any, error) {
-			return evalCRAGame(g.Record, cra.NewOrderer(costs), opts.ListNG)
+			return craexp.AnalyzeGame(g.Record, cra.NewOrderer(costs), opts.ListNG)
 		}
 		seq := 0
 		sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
@@ -426,11 +182,11 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 			if firstGame == nil {
 				firstGame = g.Record
 			}
-			cg, ok := g.Processed.(*craGame)
+			cg, ok := g.Processed.(*craexp.Game)
 			if !ok {
 				return fmt.Errorf("cra: %s: no analysis", g.Source)
 			}
-			tally.add(cg)
+			tally.Add(cg)
 			return nil
 		}}
 		rep, err := ingest.Run(ctx, iopts, opts.Paths, sink)
@@ -440,26 +196,7 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 		if err := rep.Check(); err != nil {
 			return err
 		}
-		out.Games = tally.games
-		out.Ranges = tally.ranges
-		out.Total = craRange{From: 1, To: 10 * len(tally.ranges)}
-		for i := range out.Ranges {
-			out.Ranges[i].finish()
-			out.Total.add(&out.Ranges[i])
-		}
-		out.Total.finish()
-		out.Pointless = tally.pointless
-		out.Ranks = map[string]any{"bins": rankBins, "paper": tally.hist[0][:], "ours": tally.hist[1][:], "probability": tally.hist[2][:]}
-		if opts.Classes {
-			for i, c := range cra.RelevanceClasses() {
-				tally.classes[i].Name = c.String()
-				out.Classes = append(out.Classes, tally.classes[i])
-			}
-			for r := cra.Rank(1); r <= cra.RankNB; r++ {
-				tally.ranks[r].Name = fmt.Sprintf("%d %s", r, r)
-				out.RankCounts = append(out.RankCounts, tally.ranks[r])
-			}
-		}
+		out.Tables = tally.Tables(opts.Subset, source, opts.Classes)
 	}
 	if opts.Search {
 		rec := firstGame
@@ -489,7 +226,7 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 	}
 	w := &errWriter{w: opts.IO.Out}
 	if len(opts.Paths) > 0 {
-		writeCRATables(w, &out, &tally, opts)
+		writeCRATables(w, &out.Tables, opts)
 	}
 	if out.Search != nil {
 		if len(opts.Paths) > 0 {
@@ -516,11 +253,11 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 // writeCRATables prints Table 1, Table 2 and the optional breakdowns.
-func writeCRATables(w io.Writer, out *craJSON, t *craTally, opts *craOptions) {
+func writeCRATables(w io.Writer, out *craexp.Tables, opts *craOptions) {
 	fmt.Fprintf(w, "CRA on %d games (subset %s); probabilities: %s\n\n", out.Games, out.Subset, out.Probability)
 	fmt.Fprintln(w, "Table 1: savings and accuracy by move number")
 	fmt.Fprintf(w, "%-9s %6s %18s %18s %7s %5s\n", "Mvno", "#Pos", "#TotMv (Avg)", "#GenMv (Avg)", "Sv(%)", "NG")
-	row := func(name string, r *craRange) {
+	row := func(name string, r *craexp.Range) {
 		ng := "-"
 		if r.NG > 0 {
 			ng = fmt.Sprint(r.NG)
@@ -542,11 +279,11 @@ func writeCRATables(w io.Writer, out *craJSON, t *craTally, opts *craOptions) {
 	fmt.Fprintf(w, "%-14s | %6s %7s %8s | %6s %7s %8s | %6s %7s %8s\n", "Ordering", "Abs.", "Perc.", "Cumul.", "Abs.", "Perc.", "Cumul.", "Abs.", "Perc.", "Cumul.")
 	var cum [3]int
 	n := max(out.Total.Positions, 1)
-	for b, name := range rankBins {
+	for b, name := range craexp.RankBins {
 		fmt.Fprintf(w, "%-14s", name)
 		for o := range 3 {
-			cum[o] += t.hist[o][b]
-			fmt.Fprintf(w, " | %6d %6.1f%% %7.1f%%", t.hist[o][b], 100*float64(t.hist[o][b])/float64(n), 100*float64(cum[o])/float64(n))
+			cum[o] += out.Hist[o][b]
+			fmt.Fprintf(w, " | %6d %6.1f%% %7.1f%%", out.Hist[o][b], 100*float64(out.Hist[o][b])/float64(n), 100*float64(cum[o])/float64(n))
 		}
 		fmt.Fprintln(w)
 	}
@@ -562,9 +299,9 @@ func writeCRATables(w io.Writer, out *craJSON, t *craTally, opts *craOptions) {
 			fmt.Fprintf(w, "%-20s %9d %8d %6.2f%%\n", c.Name, c.Moves, c.Played, 100*float64(c.Played)/float64(max(c.Moves, 1)))
 		}
 	}
-	if opts.ListNG && len(t.ng) > 0 {
+	if opts.ListNG && len(out.NG) > 0 {
 		fmt.Fprintln(w, "\nPlayed moves judged irrelevant:")
-		fmt.Fprintln(w, strings.Join(t.ng, "\n"))
+		fmt.Fprintln(w, strings.Join(out.NG, "\n"))
 	}
 }
 

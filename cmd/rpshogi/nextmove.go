@@ -1,82 +1,17 @@
 package main
 
 import (
-	"container/heap"
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
-	"math"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/nextmove"
 	"github.com/rpshogi/rpshogi/ingest"
-	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/spf13/cobra"
 )
-
-// nextMoveSetting is one engine setting of the next-move test: a search
-// mode and its limit N (threshold 2^-N, or N plies).
-type nextMoveSetting struct {
-	Mode engine.Mode
-	N    int
-}
-
-// String returns "rp:N" or "depth:N".
-func (s nextMoveSetting) String() string {
-	if s.Mode == engine.ModeDepth {
-		return "depth:" + strconv.Itoa(s.N)
-	}
-	return "rp:" + strconv.Itoa(s.N)
-}
-
-// Label returns the setting as the paper's Table 3 gives it.
-func (s nextMoveSetting) Label() string {
-	if s.Mode == engine.ModeDepth {
-		return fmt.Sprintf("%d plies", s.N)
-	}
-	return fmt.Sprintf("2^-%d", s.N)
-}
-
-// Limits returns the search limits: MaxBudget N·100 in both modes.
-func (s nextMoveSetting) Limits() engine.Limits {
-	return engine.Limits{MaxBudget: s.N * engine.HalfCost}
-}
-
-// defaultNextMoveSettings are the rows of the paper's Table 3.
-const defaultNextMoveSettings = "rp:5,rp:7,rp:9,rp:11,depth:5,depth:6,depth:7"
-
-// parseNextMoveSettings reads "rp:5,rp:7,depth:5" (realization:N is rp:N).
-func parseNextMoveSettings(s string) ([]nextMoveSetting, error) {
-	var out []nextMoveSetting
-	seen := map[nextMoveSetting]bool{}
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		mode, n, ok := strings.Cut(part, ":")
-		v, err := strconv.Atoi(n)
-		if !ok || err != nil || v < 1 || v > 40 {
-			return nil, fmt.Errorf("setting %q: want rp:N or depth:N with N in 1..40", part)
-		}
-		st := nextMoveSetting{N: v}
-		switch mode {
-		case "rp", "realization":
-			st.Mode = engine.ModeRealization
-		case "depth":
-			st.Mode = engine.ModeDepth
-		default:
-			return nil, fmt.Errorf("setting %q: unknown mode %q (want rp or depth)", part, mode)
-		}
-		if !seen[st] {
-			out = append(out, st)
-		}
-		seen[st] = true
-	}
-	return out, nil
-}
 
 type nextMoveOptions struct {
 	IO        *iostreams
@@ -93,7 +28,7 @@ type nextMoveOptions struct {
 	Verbose   bool
 	Flags     recordFlags
 	// Parsed is Settings, checked.
-	Parsed []nextMoveSetting
+	Parsed []nextmove.Setting
 	// Ingest is what Flags give, checked.
 	Ingest ingest.Options
 }
@@ -119,7 +54,7 @@ the same positions whatever else changes.
 Settings (--settings, comma-separated):
   rp:N     realization-probability search, threshold 2^-N (MaxBudget N*100)
   depth:N  the depth-based search to N plies (MaxBudget N*100)
-The default is the paper's rows: ` + defaultNextMoveSettings + `.
+The default is the paper's rows: ` + nextmove.DefaultSettings + `.
 
 The engine runs in this process (the table compiled into this binary),
 one position at a time, with a cleared transposition table for each
@@ -135,7 +70,7 @@ position, and no time limit unless --max-time is given.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
 			var err error
-			if opts.Parsed, err = parseNextMoveSettings(opts.Settings); err != nil {
+			if opts.Parsed, err = nextmove.ParseSettings(opts.Settings); err != nil {
 				return usageErrorf("--settings: %v", err)
 			}
 			switch {
@@ -166,118 +101,12 @@ position, and no time limit unless --max-time is given.`,
 	f.IntVar(&opts.PlyTo, "ply-to", 150, "take positions after at most this many moves")
 	f.IntVar(&opts.PerGame, "per-game", 1, "positions taken from one game at most")
 	f.Uint64Var(&opts.Seed, "seed", 0, "varies which positions are chosen")
-	f.StringVar(&opts.Settings, "settings", defaultNextMoveSettings, "engine settings to run: rp:N (threshold 2^-N) and depth:N, comma-separated")
+	f.StringVar(&opts.Settings, "settings", nextmove.DefaultSettings, "engine settings to run: rp:N (threshold 2^-N) and depth:N, comma-separated")
 	f.IntVar(&opts.Hash, "hash", 64, "transposition table size in MB")
 	f.DurationVar(&opts.MaxTime, "max-time", 0, "stop a search after this long (0: no limit, as in the paper)")
 	f.BoolVar(&opts.JSON, "json", false, "print the results as JSON on standard output")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every position with the move of each setting")
 	return cmd
-}
-
-// nextMovePosition is a position of the test and the move played in it.
-type nextMovePosition struct {
-	Source string
-	Game   int // index of the game in its source
-	Ply    int // moves played before the position
-	SFEN   string
-	Played kifu.Move
-
-	key   uint64 // selection hash
-	order int    // walk order of the game
-	pos   *kifu.Position
-}
-
-type positionHeap []*nextMovePosition // max-heap on key
-
-func (h positionHeap) Len() int           { return len(h) }
-func (h positionHeap) Less(i, j int) bool { return h[i].key > h[j].key }
-func (h positionHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *positionHeap) Push(x any)        { *h = append(*h, x.(*nextMovePosition)) }
-func (h *positionHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// selectNextMovePositions reads the games and keeps the positions of the
-// test: per game the PerGame candidates of lowest hash, and among all
-// those the Positions of lowest hash, returned in walk order.
-func selectNextMovePositions(ctx context.Context, opts *nextMoveOptions) ([]*nextMovePosition, *ingest.Report, error) {
-	all := &positionHeap{}
-	order := 0
-	sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
-		rec := g.Record
-		pos, err := rec.StartPosition()
-		if err != nil {
-			return nil
-		}
-		game := &positionHeap{}
-		for ply, n := range rec.Main.Moves {
-			if ply > opts.PlyTo {
-				break
-			}
-			if ply >= opts.PlyFrom && len(pos.LegalMoves()) >= 2 {
-				h := fnv.New64a()
-				fmt.Fprintf(h, "%d\x00%s\x00%d", opts.Seed, g.Digest, ply)
-				heap.Push(game, &nextMovePosition{Source: g.Source, Game: g.Index, Ply: ply,
-					SFEN: pos.SFEN(), Played: n.Move, key: h.Sum64(), order: order})
-				if game.Len() > opts.PerGame {
-					heap.Pop(game)
-				}
-			}
-			pos.DoMove(n.Move)
-		}
-		for _, p := range *game {
-			heap.Push(all, p)
-			if all.Len() > opts.Positions {
-				heap.Pop(all)
-			}
-		}
-		order++
-		return nil
-	}}
-	rep, err := ingest.Run(ctx, opts.Ingest, opts.Paths, sink)
-	if err != nil {
-		return nil, rep, err
-	}
-	out := []*nextMovePosition(*all)
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].order != out[j].order {
-			return out[i].order < out[j].order
-		}
-		return out[i].Ply < out[j].Ply
-	})
-	for _, p := range out {
-		pos, err := kifu.ParseSFEN(p.SFEN)
-		if err != nil {
-			return nil, rep, fmt.Errorf("%s#%d ply %d: %w", p.Source, p.Game, p.Ply, err)
-		}
-		p.pos = pos
-	}
-	return out, rep, nil
-}
-
-// nextMoveRow is the result of one setting.
-type nextMoveRow struct {
-	Setting   string  `json:"setting"`
-	Mode      string  `json:"mode"`
-	Label     string  `json:"label"`
-	MaxBudget int     `json:"max_budget"`
-	Seconds   float64 `json:"seconds"`
-	// CPUSeconds is the CPU time of this process over the searches
-	// (the search runs on one thread; on a busy machine it is the fairer
-	// measure), or null when unknown.
-	CPUSeconds *float64 `json:"cpu_seconds"`
-	Nodes      uint64   `json:"nodes"`
-	Correct    int      `json:"correct"`
-	Total      int      `json:"total"`
-	Percent    float64  `json:"percent"`
-	Capped     int      `json:"capped"` // searches stopped by --max-time
-	Moves      []string `json:"moves"`  // the move chosen in each position
-	elapsed    time.Duration
-	cpu        time.Duration
-	cpuKnown   bool
 }
 
 type nextMovePositionJSON struct {
@@ -290,11 +119,12 @@ type nextMovePositionJSON struct {
 
 type nextMoveJSON struct {
 	Positions []nextMovePositionJSON `json:"positions"`
-	Settings  []*nextMoveRow         `json:"settings"`
+	Settings  []*nextmove.Row        `json:"settings"`
 }
 
 func runNextMove(ctx context.Context, opts *nextMoveOptions) error {
-	positions, rep, err := selectNextMovePositions(ctx, opts)
+	positions, rep, err := nextmove.Select(ctx, opts.Paths, nextmove.Options{PlyFrom: opts.PlyFrom, PlyTo: opts.PlyTo,
+		PerGame: opts.PerGame, Count: opts.Positions, Seed: opts.Seed, Ingest: opts.Ingest})
 	if err != nil {
 		return err
 	}
@@ -302,53 +132,12 @@ func runNextMove(ctx context.Context, opts *nextMoveOptions) error {
 		return fmt.Errorf("no position: %d games read, none with a position after %d to %d moves", rep.Accepted, opts.PlyFrom, opts.PlyTo)
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "%d positions after %d to %d moves, from %d games\n", len(positions), opts.PlyFrom, opts.PlyTo, rep.Accepted)
-	coster := engine.DefaultConfig().Coster
-	s := engine.NewSearcher(opts.Hash, coster)
-	stop := context.AfterFunc(ctx, s.Stop)
-	defer stop()
-	var rows []*nextMoveRow
-	for _, st := range opts.Parsed {
-		row := &nextMoveRow{Setting: st.String(), Mode: st.Mode.String(), Label: st.Label(),
-			MaxBudget: st.Limits().MaxBudget, Total: len(positions), Moves: []string{}}
-		s.Mode = st.Mode
-		for _, p := range positions {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			lim := st.Limits()
-			if opts.MaxTime > 0 {
-				lim.Soft, lim.Hard = opts.MaxTime, opts.MaxTime
-			}
-			s.NewGame()
-			cpu0, ok0 := processCPUTime()
-			start := time.Now()
-			res := s.Search(p.pos.Clone(), lim, nil)
-			row.elapsed += time.Since(start)
-			cpu1, ok1 := processCPUTime()
-			row.cpu += cpu1 - cpu0
-			row.cpuKnown = ok0 && ok1
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			row.Nodes += res.Nodes
-			mv := bestMoveText(res)
-			row.Moves = append(row.Moves, mv)
-			if res.Move != kifu.MoveNone && !res.Win && res.Move.Move16() == p.Played.Move16() {
-				row.Correct++
-			}
-			mate := res.Score >= engine.MateInMaxPly || res.Score <= -engine.MateInMaxPly
-			if opts.MaxTime > 0 && res.Budget < lim.MaxBudget && !mate && !res.Win {
-				row.Capped++
-			}
-		}
-		row.Seconds = math.Round(row.elapsed.Seconds()*1000) / 1000
-		if row.cpuKnown {
-			c := math.Round(row.cpu.Seconds()*1000) / 1000
-			row.CPUSeconds = &c
-		}
-		row.Percent = math.Round(1000*float64(row.Correct)/float64(row.Total)) / 10
-		fmt.Fprintf(opts.IO.ErrOut, "%s: %d/%d correct in %.1fs (cpu %.1fs)\n", row.Setting, row.Correct, row.Total, row.elapsed.Seconds(), row.cpu.Seconds())
-		rows = append(rows, row)
+	rows, err := nextmove.Run(ctx, positions, nextmove.Config{Settings: opts.Parsed, HashMB: opts.Hash, MaxTime: opts.MaxTime,
+		OnRow: func(row *nextmove.Row) {
+			fmt.Fprintf(opts.IO.ErrOut, "%s: %d/%d correct in %.1fs (cpu %.1fs)\n", row.Setting, row.Correct, row.Total, row.Elapsed.Seconds(), row.CPU.Seconds())
+		}})
+	if err != nil {
+		return err
 	}
 	if opts.JSON {
 		out := nextMoveJSON{Settings: rows}
@@ -362,17 +151,7 @@ func runNextMove(ctx context.Context, opts *nextMoveOptions) error {
 	return writeNextMoveTable(opts.IO.Out, positions, rows, opts.Verbose, opts.MaxTime > 0)
 }
 
-func bestMoveText(r engine.Result) string {
-	switch {
-	case r.Win:
-		return "win"
-	case r.Move == kifu.MoveNone:
-		return "resign"
-	}
-	return r.Move.USI()
-}
-
-func writeNextMoveTable(w io.Writer, positions []*nextMovePosition, rows []*nextMoveRow, verbose, capped bool) error {
+func writeNextMoveTable(w io.Writer, positions []nextmove.Position, rows []*nextmove.Row, verbose, capped bool) error {
 	var b strings.Builder
 	if verbose {
 		fmt.Fprintf(&b, "%-4s %-40s %4s %-7s", "#", "game", "ply", "played")
@@ -400,10 +179,10 @@ func writeNextMoveTable(w io.Writer, positions []*nextMovePosition, rows []*next
 	b.WriteString("\n")
 	for _, r := range rows {
 		cpu := "n/a"
-		if r.cpuKnown {
-			cpu = fmt.Sprintf("%.2fs", r.cpu.Seconds())
+		if r.CPUKnown {
+			cpu = fmt.Sprintf("%.2fs", r.CPU.Seconds())
 		}
-		fmt.Fprintf(&b, "%-10s %-9s %11.2fs %10s %14d %9s %7.1f", r.Setting, r.Label, r.elapsed.Seconds(), cpu, r.Nodes,
+		fmt.Fprintf(&b, "%-10s %-9s %11.2fs %10s %14d %9s %7.1f", r.Setting, r.Label, r.Elapsed.Seconds(), cpu, r.Nodes,
 			fmt.Sprintf("%d/%d", r.Correct, r.Total), r.Percent)
 		if capped {
 			fmt.Fprintf(&b, " %7d", r.Capped)

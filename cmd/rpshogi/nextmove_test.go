@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/nextmove"
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -23,8 +24,8 @@ func TestNextMoveFlags(t *testing.T) {
 		err   string
 	}{
 		{"defaults", []string{"a"}, func(t *testing.T, o *nextMoveOptions) {
-			want := []nextMoveSetting{{engine.ModeRealization, 5}, {engine.ModeRealization, 7}, {engine.ModeRealization, 9},
-				{engine.ModeRealization, 11}, {engine.ModeDepth, 5}, {engine.ModeDepth, 6}, {engine.ModeDepth, 7}}
+			want := []nextmove.Setting{{Mode: engine.ModeRealization, N: 5}, {Mode: engine.ModeRealization, N: 7}, {Mode: engine.ModeRealization, N: 9},
+				{Mode: engine.ModeRealization, N: 11}, {Mode: engine.ModeDepth, N: 5}, {Mode: engine.ModeDepth, N: 6}, {Mode: engine.ModeDepth, N: 7}}
 			if !reflect.DeepEqual(o.Parsed, want) || o.Positions != 48 || o.PlyFrom != 30 || o.PlyTo != 150 || o.PerGame != 1 ||
 				o.Hash != 64 || o.MaxTime != 0 || o.JSON || o.Verbose || !reflect.DeepEqual(o.Paths, []string{"a"}) {
 				t.Errorf("options %+v", o)
@@ -33,7 +34,7 @@ func TestNextMoveFlags(t *testing.T) {
 		{"everything", []string{"a", "b.zip", "--positions", "10", "--ply-from", "40", "--ply-to", "80", "--per-game", "2",
 			"--seed", "3", "--settings", "depth:5, realization:9,rp:9", "--hash", "16", "--max-time", "2s", "--json", "-v", "--min-plies", "50"},
 			func(t *testing.T, o *nextMoveOptions) {
-				want := []nextMoveSetting{{engine.ModeDepth, 5}, {engine.ModeRealization, 9}}
+				want := []nextmove.Setting{{Mode: engine.ModeDepth, N: 5}, {Mode: engine.ModeRealization, N: 9}}
 				if !reflect.DeepEqual(o.Parsed, want) || o.Positions != 10 || o.PlyFrom != 40 || o.PlyTo != 80 || o.PerGame != 2 ||
 					o.Seed != 3 || o.Hash != 16 || o.MaxTime.Seconds() != 2 || !o.JSON || !o.Verbose || o.Ingest.Filter.MinPlies != 50 {
 					t.Errorf("options %+v", o)

@@ -1,14 +1,11 @@
 package match
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"sort"
-	"strconv"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/sample"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -67,76 +64,25 @@ type OpeningOptions struct {
 // reach it, in walk order, gives its moves). When there are more than
 // Count, the Count whose positions hash lowest (FNV-1a of the seed and
 // the position's SFEN) are kept — a deterministic choice spread over the
-// whole collection — and returned in walk order.
+// whole collection — and returned in walk order. The choice is
+// sample.Load's with Distinct.
 func LoadOpenings(ctx context.Context, paths []string, opts OpeningOptions) ([]Opening, *ingest.Report, error) {
 	if opts.Ply < 0 || opts.Count < 0 {
 		return nil, nil, errors.New("match: negative opening ply or count")
 	}
-	seen := map[uint64]bool{}
-	h := &openingHeap{}
-	order := 0
-	sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
-		rec := g.Record
-		if len(rec.Main.Moves) <= opts.Ply {
-			return nil
-		}
-		pos, err := rec.StartPosition()
-		if err != nil {
-			return nil
-		}
-		op := Opening{StartSFEN: rec.StartSFEN, Source: g.Source + "#" + strconv.Itoa(g.Index)}
-		for _, n := range rec.Main.Moves[:opts.Ply] {
-			op.Moves = append(op.Moves, n.Move)
-			pos.DoMove(n.Move)
-		}
-		if !pos.HasLegalMove() || pos.Sennichite() != kifu.NoRepetition {
-			return nil
-		}
-		// Distinct by position: board, hands and side to move.
-		sfen := pos.SFENWithMoveNumber(1)
-		hf := fnv.New64a()
-		hf.Write([]byte(strconv.FormatUint(opts.Seed, 10) + "\x00" + sfen))
-		key := hf.Sum64()
-		if seen[key] {
-			return nil
-		}
-		seen[key] = true
-		heap.Push(h, rankedOpening{key, order, op})
-		order++
-		if opts.Count > 0 && h.Len() > opts.Count {
-			heap.Pop(h) // the highest key
-		}
-		return nil
-	}}
-	rep, err := ingest.Run(ctx, opts.Ingest, paths, sink)
+	samples, rep, err := sample.Load(ctx, paths, sample.Options{
+		PlyFrom: opts.Ply, PlyTo: opts.Ply, PerGame: 1, Count: opts.Count, Seed: opts.Seed, Distinct: true,
+		Keep: func(pos *kifu.Position) bool {
+			return pos.HasLegalMove() && pos.Sennichite() == kifu.NoRepetition
+		},
+		Ingest: opts.Ingest,
+	})
 	if err != nil {
 		return nil, rep, err
 	}
-	ranked := []rankedOpening(*h)
-	sort.Slice(ranked, func(i, j int) bool { return ranked[i].order < ranked[j].order })
-	out := make([]Opening, len(ranked))
-	for i, r := range ranked {
-		out[i] = r.op
+	out := make([]Opening, len(samples))
+	for i, s := range samples {
+		out[i] = Opening{StartSFEN: s.StartSFEN, Moves: s.Moves, Source: s.Name()}
 	}
 	return out, rep, nil
-}
-
-type rankedOpening struct {
-	key   uint64
-	order int
-	op    Opening
-}
-
-// openingHeap is a max-heap on key.
-type openingHeap []rankedOpening
-
-func (h openingHeap) Len() int           { return len(h) }
-func (h openingHeap) Less(i, j int) bool { return h[i].key > h[j].key }
-func (h openingHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *openingHeap) Push(x any)        { *h = append(*h, x.(rankedOpening)) }
-func (h *openingHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }

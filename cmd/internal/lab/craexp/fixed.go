@@ -1,8 +1,4 @@
-// Package fixed is the plain fixed-depth alpha-beta of Grimbergen's
-// Candidate Relevance Analysis paper (§4.3): simple, ordered and CRA
-// alpha-beta, compared by "rpshogi cra --search". It is an experiment,
-// not the engine's search; it uses the engine's static evaluation.
-package fixed
+package craexp
 
 import (
 	"context"
@@ -15,51 +11,51 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// Order is the move ordering (and selection) of Searcher, the
+// FixedOrder is the move ordering (and selection) of FixedSearch, the
 // three alpha-beta searches compared in Grimbergen's §4.3, plus one.
-type Order uint8
+type FixedOrder uint8
 
 // Fixed-depth search orderings.
 const (
-	// Simple searches every legal move in generation order ("simple
+	// FixedSimple searches every legal move in generation order ("simple
 	// alpha-beta").
-	Simple Order = iota
-	// Ordered searches every legal move in the 7-rank common-sense
+	FixedSimple FixedOrder = iota
+	// FixedOrdered searches every legal move in the 7-rank common-sense
 	// order of §4.3 (cra.CommonRank), ties in generation order
 	// ("ordered alpha-beta").
-	Ordered
-	// CRA searches only the moves CRA judges relevant (all moves
+	FixedOrdered
+	// FixedCRA searches only the moves CRA judges relevant (all moves
 	// when none is), in the paper's 17-rank order, ties in generation
 	// order ("CRA alpha-beta").
-	CRA
-	// CRAProb is CRA with ties of rank broken by transition
+	FixedCRA
+	// FixedCRAProb is FixedCRA with ties of rank broken by transition
 	// probability (the engine's CRA order).
-	CRAProb
-	orderNB
+	FixedCRAProb
+	fixedOrderNB
 )
 
-var orderNames = [orderNB]string{"simple", "ordered", "cra", "cra-prob"}
+var fixedOrderNames = [fixedOrderNB]string{"simple", "ordered", "cra", "cra-prob"}
 
-func (o Order) String() string {
-	if o < orderNB {
-		return orderNames[o]
+func (o FixedOrder) String() string {
+	if o < fixedOrderNB {
+		return fixedOrderNames[o]
 	}
-	return fmt.Sprintf("Order(%d)", uint8(o))
+	return fmt.Sprintf("FixedOrder(%d)", uint8(o))
 }
 
-// ParseOrder returns the ordering named s ("simple", "ordered",
+// ParseFixedOrder returns the ordering named s ("simple", "ordered",
 // "cra", "cra-prob").
-func ParseOrder(s string) (Order, bool) {
-	for i, n := range orderNames {
+func ParseFixedOrder(s string) (FixedOrder, bool) {
+	for i, n := range fixedOrderNames {
 		if n == s {
-			return Order(i), true
+			return FixedOrder(i), true
 		}
 	}
 	return 0, false
 }
 
-// Result is the outcome of one fixed-depth search.
-type Result struct {
+// FixedResult is the outcome of one fixed-depth search.
+type FixedResult struct {
 	Move    kifu.Move // the best root move (MoveNone: no legal move)
 	Score   engine.Value
 	Nodes   uint64 // every position visited, leaves included
@@ -69,64 +65,64 @@ type Result struct {
 	Complete bool
 }
 
-// frame is the per-ply scratch space of Searcher.
-type frame struct {
+// fixedFrame is the per-ply scratch space of FixedSearch.
+type fixedFrame struct {
 	moves [kifu.MaxMoves]kifu.Move
 	keys  [kifu.MaxMoves]int64
 	idx   [kifu.MaxMoves]int16
 	an    [kifu.MaxMoves]cra.Move
 }
 
-// Searcher is a plain fixed-depth alpha-beta (negamax, fail-hard) with
-// no transposition table, no iterative deepening, no extensions and no
-// pruning beyond alpha-beta: at depth 0 the static evaluation
-// (engine.Evaluate), or, with Quiesce, a minimal capture search (stand
-// pat, then captures with engine.SEE >= 0 in generation order, down to 8
-// plies). A position without legal moves is lost (engine.MatedIn). It is
-// what the paper's §4.3 compares; it is not the engine's search. It
-// allocates nothing per search and is not safe for concurrent use.
-type Searcher struct {
+// FixedSearch is a plain fixed-depth alpha-beta (negamax, fail-hard)
+// with no transposition table, no iterative deepening, no extensions and
+// no pruning beyond alpha-beta: at depth 0 the static evaluation
+// (engine.Evaluate), or, with Quiesce, a minimal capture search (stand pat, then
+// captures with engine.SEE >= 0 in generation order, down to 8 plies). A
+// position without legal moves is lost (engine.MatedIn). It is what the paper's
+// §4.3 compares; it is not the engine's search. It allocates nothing per
+// search and is not safe for concurrent use.
+type FixedSearch struct {
 	// Quiesce adds the capture search at the leaves.
 	Quiesce bool
 	// MaxNodes stops a search after that many nodes (0: no limit).
 	MaxNodes uint64
 
 	pos   *kifu.Position
-	order Order
+	order FixedOrder
 	nodes uint64
 	stop  bool
 	ctx   context.Context
 	cls   categorize.Classifier
 	cra   *cra.Orderer
-	stack []frame
+	stack []fixedFrame
 }
 
-// New returns a fixed-depth searcher whose CRA orderings take
+// NewFixedSearch returns a fixed-depth searcher whose CRA orderings take
 // probabilities from o (cra.NewTableOrderer() if nil).
-func New(o *cra.Orderer) *Searcher {
+func NewFixedSearch(o *cra.Orderer) *FixedSearch {
 	if o == nil {
 		o = cra.NewTableOrderer()
 	}
-	return &Searcher{cra: o, stack: make([]frame, 16)}
+	return &FixedSearch{cra: o, stack: make([]fixedFrame, 16)}
 }
 
 // Search searches pos (which it uses and restores) to depth plies with
 // ordering o. It stops early, with Complete false, when ctx is done or
 // MaxNodes is reached.
-func (s *Searcher) Search(ctx context.Context, pos *kifu.Position, depth int, o Order) Result {
+func (s *FixedSearch) Search(ctx context.Context, pos *kifu.Position, depth int, o FixedOrder) FixedResult {
 	s.pos, s.order, s.nodes, s.stop, s.ctx = pos, o, 0, false, ctx
 	need := depth + 10
 	if len(s.stack) < need {
-		s.stack = append(s.stack, make([]frame, need-len(s.stack))...)
+		s.stack = append(s.stack, make([]fixedFrame, need-len(s.stack))...)
 	}
 	start := time.Now()
 	var best kifu.Move
 	v := s.alphaBeta(0, depth, -engine.InfiniteValue, engine.InfiniteValue, &best)
-	return Result{Move: best, Score: v, Nodes: s.nodes, Elapsed: time.Since(start), Complete: !s.stop}
+	return FixedResult{Move: best, Score: v, Nodes: s.nodes, Elapsed: time.Since(start), Complete: !s.stop}
 }
 
 // stopped polls the limits.
-func (s *Searcher) stopped() bool {
+func (s *FixedSearch) stopped() bool {
 	if s.stop {
 		return true
 	}
@@ -140,7 +136,7 @@ func (s *Searcher) stopped() bool {
 
 // alphaBeta returns the value of the position to depth plies; at ply 0
 // it sets *best to the best move.
-func (s *Searcher) alphaBeta(ply, depth int, alpha, beta engine.Value, best *kifu.Move) engine.Value {
+func (s *FixedSearch) alphaBeta(ply, depth int, alpha, beta engine.Value, best *kifu.Move) engine.Value {
 	s.nodes++
 	if s.stopped() {
 		return 0
@@ -184,15 +180,15 @@ func (s *Searcher) alphaBeta(ply, depth int, alpha, beta engine.Value, best *kif
 
 // orderMoves fills f.idx with the indices of the moves to search, in
 // order, and returns how many there are.
-func (s *Searcher) orderMoves(f *frame, moves []kifu.Move) int {
+func (s *FixedSearch) orderMoves(f *fixedFrame, moves []kifu.Move) int {
 	n := 0
 	switch s.order {
-	case Simple:
+	case FixedSimple:
 		for i := range moves {
 			f.idx[i] = int16(i)
 		}
 		return len(moves)
-	case Ordered:
+	case FixedOrdered:
 		s.cls.Reset(s.pos, s.pos.LastMove())
 		inCheck := s.pos.InCheck()
 		for i, m := range moves {
@@ -212,7 +208,7 @@ func (s *Searcher) orderMoves(f *frame, moves []kifu.Move) int {
 			if relevant > 0 && !an[i].Rel.Relevant() {
 				continue
 			}
-			if s.order == CRAProb {
+			if s.order == FixedCRAProb {
 				f.keys[n] = cra.OursKey(&an[i])
 			} else {
 				f.keys[n] = cra.PaperKey(&an[i])
@@ -234,18 +230,18 @@ func (s *Searcher) orderMoves(f *frame, moves []kifu.Move) int {
 	return n
 }
 
-// maxQPly bounds the capture search.
-const maxQPly = 8
+// maxFixedQPly bounds the capture search.
+const maxFixedQPly = 8
 
-// quiesce is the minimal capture search of Searcher.Quiesce.
-func (s *Searcher) quiesce(ply, qply int, alpha, beta engine.Value) engine.Value {
+// quiesce is the minimal capture search of FixedSearch.Quiesce.
+func (s *FixedSearch) quiesce(ply, qply int, alpha, beta engine.Value) engine.Value {
 	pos := s.pos
 	stand := engine.Evaluate(pos)
 	if stand >= beta {
 		return beta
 	}
 	alpha = max(alpha, stand)
-	if qply >= maxQPly || ply+1 >= len(s.stack) {
+	if qply >= maxFixedQPly || ply+1 >= len(s.stack) {
 		return alpha
 	}
 	f := &s.stack[ply]
