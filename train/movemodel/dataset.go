@@ -47,6 +47,13 @@ type Dataset struct {
 	// TotalWeight is the sum of the positions' weights.
 	TotalWeight float64
 
+	// chunks hold the positions of consecutive batches of games (see
+	// Collect); they are the blocks of the gradient sums.
+	chunks []*chunk
+}
+
+// chunk is the positions of a batch of games, indexed from 0.
+type chunk struct {
 	posMove  []uint32 // position i's moves are posMove[i]..posMove[i+1]-1
 	played   []uint32 // the played move of position i (an index into the moves)
 	weight   []float32
@@ -152,6 +159,10 @@ func extractGame(g *Game, drop *[fm.GroupNB]bool) (*gameData, error) {
 	return d, nil
 }
 
+// batch is the number of games of a chunk of a Dataset (a variable for
+// the tests).
+var batch = 32
+
 // Collect extracts the dataset of games. Games are replayed in parallel;
 // the dataset is assembled in the games' order, so it does not depend on
 // the number of workers. A game that does not replay is an error (the
@@ -169,9 +180,8 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 		workers = runtime.GOMAXPROCS(0)
 	}
 	ds := &Dataset{}
-	// Games are extracted in parallel in batches, each appended in game
-	// order, so that at most a batch of games' features is held twice.
-	const batch = 64
+	// Games are extracted in parallel in batches of batch games, each
+	// assembled in game order into a chunk.
 	parts := make([]*gameData, batch)
 	errs := make([]error, batch)
 	for lo := 0; lo < len(games); lo += batch {
@@ -199,11 +209,21 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		var nm, nf, np int
 		for i := lo; i < hi; i++ {
-			p := parts[i-lo]
 			if err := errs[i-lo]; err != nil {
 				return nil, err
 			}
+			if p := parts[i-lo]; p != nil {
+				np += len(p.posMove)
+				nm += len(p.moveFeat)
+				nf += len(p.feats)
+			}
+		}
+		c := &chunk{posMove: make([]uint32, 0, np+1), played: make([]uint32, 0, np), weight: make([]float32, 0, np),
+			moveFeat: make([]uint32, 0, nm+1), feats: make([]fm.Feature, 0, nf)}
+		for i := lo; i < hi; i++ {
+			p := parts[i-lo]
 			if p == nil {
 				ds.Skipped++
 				continue
@@ -211,23 +231,26 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 			w := opts.weightOf(games[i].Source)
 			ds.Games++
 			ds.Forced += p.forced
-			mb, fb := uint32(len(ds.moveFeat)), uint32(len(ds.feats))
+			mb, fb := uint32(len(c.moveFeat)), uint32(len(c.feats))
 			for k := range p.posMove {
-				ds.posMove = append(ds.posMove, mb+p.posMove[k])
-				ds.played = append(ds.played, mb+p.played[k])
-				ds.weight = append(ds.weight, float32(w))
+				c.posMove = append(c.posMove, mb+p.posMove[k])
+				c.played = append(c.played, mb+p.played[k])
+				c.weight = append(c.weight, float32(w))
 				ds.TotalWeight += float64(float32(w))
 			}
 			for _, o := range p.moveFeat {
-				ds.moveFeat = append(ds.moveFeat, fb+o)
+				c.moveFeat = append(c.moveFeat, fb+o)
 			}
-			ds.feats = append(ds.feats, p.feats...)
+			c.feats = append(c.feats, p.feats...)
 			parts[i-lo] = nil
 		}
+		c.posMove = append(c.posMove, uint32(len(c.moveFeat)))
+		c.moveFeat = append(c.moveFeat, uint32(len(c.feats)))
+		ds.Positions += int64(len(c.played))
+		ds.Moves += int64(len(c.moveFeat) - 1)
+		if len(c.played) > 0 {
+			ds.chunks = append(ds.chunks, c)
+		}
 	}
-	ds.posMove = append(ds.posMove, uint32(len(ds.moveFeat)))
-	ds.moveFeat = append(ds.moveFeat, uint32(len(ds.feats)))
-	ds.Positions = int64(len(ds.played))
-	ds.Moves = int64(len(ds.moveFeat) - 1)
 	return ds, nil
 }

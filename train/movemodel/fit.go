@@ -38,12 +38,6 @@ type Result struct {
 	Evaluations       int
 }
 
-// Blocks is the number of fixed blocks of positions whose gradients are
-// computed separately and summed in block order: this, not the number of
-// workers, fixes the order of the floating-point sums, so the weights are
-// byte-identical for any number of workers.
-const Blocks = 64
-
 // objective evaluates the mean weighted negative log-likelihood and its
 // gradient over the dataset at w.
 type objective struct {
@@ -57,8 +51,13 @@ func newObjective(ds *Dataset, workers int) *objective {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	o := &objective{ds: ds, workers: workers, blockLoss: make([]float64, Blocks)}
-	o.blockGrad = make([][]float64, Blocks)
+	// The blocks are the dataset's chunks (batches of games): their
+	// gradients are computed separately and summed in chunk order, which,
+	// not the number of workers, fixes the order of the floating-point
+	// sums, so the weights are byte-identical for any number of workers.
+	nb := len(ds.chunks)
+	o := &objective{ds: ds, workers: workers, blockLoss: make([]float64, nb)}
+	o.blockGrad = make([][]float64, nb)
 	for b := range o.blockGrad {
 		o.blockGrad[b] = make([]float64, fm.NumFeatures())
 	}
@@ -68,7 +67,7 @@ func newObjective(ds *Dataset, workers int) *objective {
 // eval returns the weighted sum of -log p(played) over the positions and
 // sets grad to its gradient.
 func (o *objective) eval(ctx context.Context, w, grad []float64) (float64, error) {
-	n := len(o.ds.played)
+	nb := len(o.ds.chunks)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range o.workers {
@@ -78,11 +77,10 @@ func (o *objective) eval(ctx context.Context, w, grad []float64) (float64, error
 			var scores [1024]float64
 			for {
 				b := int(next.Add(1) - 1)
-				if b >= Blocks || ctx.Err() != nil {
+				if b >= nb || ctx.Err() != nil {
 					return
 				}
-				lo, hi := b*n/Blocks, (b+1)*n/Blocks
-				o.blockLoss[b] = o.block(w, o.blockGrad[b], lo, hi, scores[:])
+				o.blockLoss[b] = block(o.ds.chunks[b], w, o.blockGrad[b], scores[:])
 			}
 		}()
 	}
@@ -92,7 +90,7 @@ func (o *objective) eval(ctx context.Context, w, grad []float64) (float64, error
 	}
 	clear(grad)
 	loss := 0.0
-	for b := range Blocks {
+	for b := range nb {
 		loss += o.blockLoss[b]
 		for i, v := range o.blockGrad[b] {
 			grad[i] += v
@@ -101,12 +99,11 @@ func (o *objective) eval(ctx context.Context, w, grad []float64) (float64, error
 	return loss, nil
 }
 
-// block computes the loss and gradient of positions lo..hi-1 into g.
-func (o *objective) block(w, g []float64, lo, hi int, scores []float64) float64 {
-	ds := o.ds
+// block computes the loss and gradient of the positions of ds into g.
+func block(ds *chunk, w, g []float64, scores []float64) float64 {
 	clear(g)
 	loss := 0.0
-	for i := lo; i < hi; i++ {
+	for i := range ds.played {
 		m0, m1 := ds.posMove[i], ds.posMove[i+1]
 		s := scores[:m1-m0]
 		best := math.Inf(-1)

@@ -44,6 +44,8 @@ func proGames(t *testing.T, n int) ([]Game, []string) {
 // for the features and the gradient) and wants byte-identical weights.
 func TestFitDeterministic(t *testing.T) {
 	games, _ := proGames(t, 6)
+	defer func(b int) { batch = b }(batch)
+	batch = 2 // 3 chunks
 	ctx := context.Background()
 	var ws [][]float64
 	for _, workers := range []int{1, 2, 3} {
