@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,7 @@ type modelFitOptions struct {
 	Workers    int
 	MaxGames   int
 	Out        string
+	Arrow      string
 	// Data and Fit are what the flags give, checked.
 	Data movemodel.DataOptions
 	Fit  movemodel.FitOptions
@@ -58,7 +60,8 @@ every position with more than one legal move, and fits the softmax over the
 legal moves with an L2 penalty by a fixed number of L-BFGS iterations. The
 weights are the same for any --workers. They replace the database's model
 (table model_weights, one row per feature with its name) and the run is
-recorded in model_runs; --out also writes them as Go source.
+recorded in model_runs; --out also writes them as Go source, --arrow the
+training examples (the feature IDs of every legal move, the played move).
 
 --weight SUBSTRING=W weighs the positions of the games whose source path
 contains SUBSTRING by W (0 leaves them out); the first match wins.
@@ -107,6 +110,7 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 	f.IntVarP(&opts.Workers, "workers", "j", 0, "worker goroutines (0: one per CPU); the weights do not depend on it")
 	f.IntVar(&opts.MaxGames, "max-games", 0, "fit on the first N games only (0: all)")
 	f.StringVar(&opts.Out, "out", "", "also write the model as Go source to this file")
+	f.StringVar(&opts.Arrow, "arrow", "", "also write the training examples (one row per legal move) to DIR/"+movemodel.ExamplesFile)
 	return cmd
 }
 
@@ -136,6 +140,12 @@ func runModelFit(ctx context.Context, opts *modelFitOptions) error {
 	w := opts.IO.Out
 	fmt.Fprintf(w, "games %d (%d left out by weight 0), positions %d (+%d forced, left out), legal moves %d, features %d, %.1fs\n",
 		ds.Games, ds.Skipped, ds.Positions, ds.Forced, ds.Moves, fm.NumFeatures(), time.Since(start).Seconds())
+	if opts.Arrow != "" {
+		if err := movemodel.WriteExamples(opts.Arrow, ds); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", filepath.Join(opts.Arrow, movemodel.ExamplesFile))
+	}
 	fo := opts.Fit
 	fo.Progress = func(it int, obj, ll float64) {
 		if it%10 == 0 || it == fo.Iterations {
@@ -263,7 +273,7 @@ type modelEvalJSON struct {
 	ModelDigest string          `json:"model_digest"`
 }
 
-// ModelEvaluation evaluates the counts and the model of the training
+// modelEvaluation evaluates the counts and the model of the training
 // database db on the games of paths (the games counted in db left out
 // unless includeTrained): the evaluate command's --json "model" object
 // comes from it.

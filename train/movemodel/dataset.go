@@ -57,6 +57,8 @@ type chunk struct {
 	posMove  []uint32 // position i's moves are posMove[i]..posMove[i+1]-1
 	played   []uint32 // the played move of position i (an index into the moves)
 	weight   []float32
+	game     []int64  // the game (Game.ID) of position i
+	ply      []int32  // the number of the move played from position i (1 for the start position)
 	moveFeat []uint32 // move j's features are feats[moveFeat[j]:moveFeat[j+1]]
 	feats    []fm.Feature
 }
@@ -109,6 +111,7 @@ func (o *DataOptions) weightOf(source string) float64 {
 type gameData struct {
 	posMove  []uint32
 	played   []uint32
+	ply      []int32
 	moveFeat []uint32
 	feats    []fm.Feature
 	forced   int64
@@ -154,6 +157,7 @@ func extractGame(g *Game, drop *[fm.GroupNB]bool) (*gameData, error) {
 		}
 		d.posMove = append(d.posMove, base)
 		d.played = append(d.played, base+uint32(pi))
+		d.ply = append(d.ply, int32(i+1))
 		pos.DoMove(played)
 	}
 	return d, nil
@@ -221,6 +225,7 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 			}
 		}
 		c := &chunk{posMove: make([]uint32, 0, np+1), played: make([]uint32, 0, np), weight: make([]float32, 0, np),
+			game: make([]int64, 0, np), ply: make([]int32, 0, np),
 			moveFeat: make([]uint32, 0, nm+1), feats: make([]fm.Feature, 0, nf)}
 		for i := lo; i < hi; i++ {
 			p := parts[i-lo]
@@ -236,6 +241,8 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 				c.posMove = append(c.posMove, mb+p.posMove[k])
 				c.played = append(c.played, mb+p.played[k])
 				c.weight = append(c.weight, float32(w))
+				c.game = append(c.game, games[i].ID)
+				c.ply = append(c.ply, p.ply[k])
 				ds.TotalWeight += float64(float32(w))
 			}
 			for _, o := range p.moveFeat {

@@ -1,7 +1,13 @@
 package movemodel
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -223,4 +229,65 @@ func parseWeights(t *testing.T, src []byte) []float32 {
 		t.Fatal("no composite literal in the generated source")
 	}
 	return w
+}
+
+// TestWriteExamples writes the examples of a few games to Arrow and reads
+// them back: one row per legal move, one played move per position, the
+// features those of the dataset; and the same bytes twice.
+func TestWriteExamples(t *testing.T) {
+	games, _ := proGames(t, 2)
+	ds, err := Collect(context.Background(), games, DataOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := WriteExamples(dir, ds); err != nil {
+		t.Fatal(err)
+	}
+	first, err := os.ReadFile(filepath.Join(dir, ExamplesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteExamples(dir, ds); err != nil {
+		t.Fatal(err)
+	}
+	if second, _ := os.ReadFile(filepath.Join(dir, ExamplesFile)); !bytes.Equal(first, second) {
+		t.Fatal("two writes of the same dataset differ")
+	}
+	r, err := ipc.NewFileReader(bytes.NewReader(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var rows, played int64
+	var flat []fm.Feature
+	for i := 0; i < r.NumRecords(); i++ {
+		rec, err := r.Record(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := rec.Column(3).(*array.Boolean)
+		ls := rec.Column(5).(*array.List)
+		vals := ls.ListValues().(*array.Uint16)
+		for k := 0; k < int(rec.NumRows()); k++ {
+			rows++
+			if pl.Value(k) {
+				played++
+			}
+			lo, hi := ls.ValueOffsets(k)
+			for v := lo; v < hi; v++ {
+				flat = append(flat, vals.Value(int(v)))
+			}
+		}
+	}
+	if rows != ds.Moves || played != ds.Positions {
+		t.Fatalf("%d rows, %d played; want %d moves, %d positions", rows, played, ds.Moves, ds.Positions)
+	}
+	var want []fm.Feature
+	for _, c := range ds.chunks {
+		want = append(want, c.feats...)
+	}
+	if !slices.Equal(flat, want) {
+		t.Fatal("the features read back differ from the dataset's")
+	}
 }
