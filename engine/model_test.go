@@ -2,7 +2,9 @@ package engine
 
 import (
 	"math"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -36,5 +38,40 @@ func TestModelCoster(t *testing.T) {
 		if sum < 0.9 || sum > 1.3 {
 			t.Errorf("%s: Σ 2^(-cost/100) = %.3f over %d moves, want about 1", sfen, sum, len(moves))
 		}
+	}
+}
+
+// countingCoster counts the calls of the coster it wraps.
+type countingCoster struct {
+	Coster
+	calls atomic.Int64
+}
+
+func (c *countingCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) {
+	c.calls.Add(1)
+	c.Coster.Costs(pos, prev, moves, costs)
+}
+
+// TestUSIProbabilityModel searches with Probability=model through the
+// USI loop: the model's coster prices the moves, and the moves are legal.
+func TestUSIProbabilityModel(t *testing.T) {
+	cfg := DefaultConfig()
+	mc := &countingCoster{Coster: cfg.ModelCoster}
+	cfg.ModelCoster = mc
+	p := startLoop(t, cfg)
+	p.send("usi")
+	p.expect("usiok", time.Second)
+	p.send("setoption name USI_Hash value 8", "setoption name Probability value model", "isready")
+	p.expect("readyok", 5*time.Second)
+	for _, position := range []string{"position startpos moves 7g7f 3c3d 2g2f", "position sfen " + plausibleEndgame} {
+		p.send(position, "go nodes 3000")
+		legalIn(t, position, p.bestMove(20*time.Second))
+	}
+	p.send("quit")
+	if err := p.wait(); err != nil {
+		t.Fatal(err)
+	}
+	if mc.calls.Load() == 0 {
+		t.Fatal("Probability=model: the model's coster was never called")
 	}
 }

@@ -22,6 +22,9 @@ type Config struct {
 	// USI option Probability=per-move (the table's n_p/m_c).
 	Coster        Coster
 	PerMoveCoster Coster
+	// ModelCoster, if set, is offered by Probability=model (the learned
+	// move model, engine/model.go).
+	ModelCoster Coster
 }
 
 // RunUSI speaks the USI protocol (https://shogidokoro2.stars.ne.jp/usi.html,
@@ -291,6 +294,9 @@ func (u *usi) goCmd(args []string) {
 	s.Coster = u.cfg.Coster
 	if u.opts.find("Probability").value == "per-move" && u.cfg.PerMoveCoster != nil {
 		s.Coster = u.cfg.PerMoveCoster
+	}
+	if u.opts.find("Probability").value == "model" && u.cfg.ModelCoster != nil {
+		s.Coster = u.cfg.ModelCoster
 	}
 	s.CRA = u.opts.craMode() // CRA option (engine/cra.go)
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
