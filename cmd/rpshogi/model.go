@@ -103,8 +103,8 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.DB, "db", "", "training database (required)")
-	f.IntVar(&opts.Iterations, "iterations", 100, "L-BFGS iterations")
-	f.Float64Var(&opts.L2, "l2", 1e-5, "L2 penalty λ (of λ/2·Σw² added to the mean negative log-likelihood)")
+	f.IntVar(&opts.Iterations, "iterations", defaultModelIterations, "L-BFGS iterations")
+	f.Float64Var(&opts.L2, "l2", defaultModelL2, "L2 penalty λ (of λ/2·Σw² added to the mean negative log-likelihood)")
 	f.StringArrayVar(&opts.Weights, "weight", nil, "SUBSTRING=W: weigh the games whose source contains SUBSTRING by W (repeatable)")
 	f.StringSliceVar(&opts.Without, "without", nil, "feature groups to leave out (ablation)")
 	f.IntVarP(&opts.Workers, "workers", "j", 0, "worker goroutines (0: one per CPU); the weights do not depend on it")
@@ -112,6 +112,22 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 	f.StringVar(&opts.Out, "out", "", "also write the model as Go source to this file")
 	f.StringVar(&opts.Arrow, "arrow", "", "also write the training examples (one row per legal move) to DIR/"+movemodel.ExamplesFile)
 	return cmd
+}
+
+// The defaults of model fit.
+const (
+	defaultModelIterations = 100
+	defaultModelL2         = 1e-5
+)
+
+// fitModelStep is the pipeline's model step: it fits the move model on
+// the games of the training database db with the defaults of "model fit"
+// and, unless out is "", writes it as Go source to out. "rpshogi
+// pipeline" calls it after the counts.
+func fitModelStep(ctx context.Context, ios *iostreams, db, out string) error {
+	opts := &modelFitOptions{IO: ios, DB: db, Out: out, Iterations: defaultModelIterations, L2: defaultModelL2}
+	opts.Fit = movemodel.FitOptions{L2: opts.L2, Iterations: opts.Iterations}
+	return runModelFit(ctx, opts)
 }
 
 func groupList() string {
