@@ -75,3 +75,40 @@ func TestUSIProbabilityModel(t *testing.T) {
 		t.Fatal("Probability=model: the model's coster was never called")
 	}
 }
+
+// BenchmarkSearchCoster searches each benchmark position with 20,000
+// nodes in the realization-probability mode with each coster (the
+// category table, the learned model) and reports the node rate; the cost
+// of a node is mostly the coster's when the model prices the moves.
+func BenchmarkSearchCoster(b *testing.B) {
+	cfg := DefaultConfig()
+	for _, c := range []struct {
+		name   string
+		coster Coster
+	}{{"category", cfg.Coster}, {"model", cfg.ModelCoster}} {
+		for _, bp := range benchPositions {
+			b.Run(c.name+"/"+bp.name, func(b *testing.B) {
+				pos, err := kifu.ParseSFEN(bp.sfen)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s := NewSearcher(16, c.coster)
+				var nodes uint64
+				cpu0, cpuOK := processCPU()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					s.NewGame()
+					res := s.Search(pos, Limits{Nodes: 20000, MaxBudget: 4000}, nil)
+					if ok, why := pos.IsLegal(res.Move); !ok {
+						b.Fatalf("best move %s is illegal: %v", res.Move, why)
+					}
+					nodes += res.Nodes
+				}
+				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+				if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {
+					b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
+				}
+			})
+		}
+	}
+}
