@@ -127,10 +127,11 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 	}
 	ncra := len(out) - start
 	out = append(out, id1(tRank, int(an.Rank)))
+	see := seeBucket(int(f.Gain))
 	for _, t := range [...]struct {
 		t tmpl
 		v int
-	}{{tPhaseCRA, x.phase}, {tTheirDangerCRA, x.theirDanger}, {tOurDangerCRA, x.ourDanger}} {
+	}{{tPhaseCRA, x.phase}, {tTheirDangerCRA, x.theirDanger}, {tOurDangerCRA, x.ourDanger}, {tKindCRA, k}, {tSEECRA, see}} {
 		for i := range ncra {
 			c := int(out[start+i]) - templates[tCRA].base
 			out = append(out, id2(t.t, t.v, c))
@@ -161,7 +162,7 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 	out = append(out, id2(tKindTo, k, int(rto)), id2(tPhaseKind, x.phase, k))
 
 	// Exchange.
-	out = append(out, id2(tKindSEE, k, seeBucket(int(f.Gain))))
+	out = append(out, id2(tKindSEE, k, see))
 	out = append(out, id2(tKindCaptured, k, int(m.Captured().Type())))
 	occ := x.occ
 	if !drop {
@@ -178,12 +179,17 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 		def = def.AndNot(kifu.SquareBB(from))
 	}
 	out = append(out, id3(tKindToCounts, k, countBucket(att), countBucket(def)))
+	var fatt, fdef kifu.Bitboard
 	if !drop {
-		fatt := x.pos.AttackersTo(x.them, from, x.occ)
-		fdef := x.pos.AttackersTo(x.us, from, x.occ)
+		fatt = x.pos.AttackersTo(x.them, from, x.occ)
+		fdef = x.pos.AttackersTo(x.us, from, x.occ)
 		out = append(out, id3(tKindFromCounts, k, countBucket(fatt), countBucket(fdef)))
 	}
 	out = append(out, id2(tKindToLeastAtt, k, x.least(att)), id2(tKindToLeastDef, k, x.least(def)))
+	if !drop {
+		out = append(out, id2(tKindFromLeastAtt, k, x.least(fatt)), id2(tKindFromLeastDef, k, x.least(fdef)))
+	}
+	out = append(out, id2(tCapturedSEE, int(m.Captured().Type()), see))
 
 	// Previous moves.
 	pd := 0

@@ -12,7 +12,7 @@ import (
 // Version identifies the feature set: a model's weights are indexed by
 // feature ID, so weights fitted with one version are meaningless with
 // another. Bump it whenever a template is added, removed or changes.
-const Version = 1
+const Version = 2
 
 // Feature is a feature ID, 0..NumFeatures()-1.
 type Feature = uint16
@@ -126,28 +126,30 @@ var (
 		}
 		return fmt.Sprintf("unused%d", i)
 	}}
-	dRank        = dim{"rank", rankNB, func(i int) string { return categorize.Rank(i).String() }}
-	dOurDanger   = dim{"our-danger", dangerNB, names(dangerNames[:])}
-	dTheirDanger = dim{"their-danger", dangerNB, names(dangerNames[:])}
-	dToTheirK    = dim{"to-their-king", relNB, relName}
-	dToOurK      = dim{"to-our-king", relNB, relName}
-	dFromTheirK  = dim{"from-their-king", relNB, relName}
-	dFromOurK    = dim{"from-our-king", relNB, relName}
-	dTo          = dim{"to", kifu.SquareNB, sqName}
-	dSEE         = dim{"see", seeNB, names(seeNames[:])}
-	dCaptured    = dim{"captured", pieceNB, pieceName}
-	dPromote     = dim{"promote", promoteNB, names([]string{"no", "yes"})}
-	dToAtt       = dim{"to-attackers", countNB, names(countNames[:])}
-	dToDef       = dim{"to-defenders", countNB, names(countNames[:])}
-	dFromAtt     = dim{"from-attackers", countNB, names(countNames[:])}
-	dFromDef     = dim{"from-defenders", countNB, names(countNames[:])}
-	dToLeastAtt  = dim{"to-least-attacker", pieceNB, pieceName}
-	dToLeastDef  = dim{"to-least-defender", pieceNB, pieceName}
-	dPrevDist    = dim{"prev-distance", prevNB, names(prevNames[:])}
-	dInCheck     = dim{"in-check", 2, names([]string{"no", "yes"})}
-	dFollow      = dim{"follow-up", 2, names([]string{"no", "yes"})}
-	dPrevCapture = dim{"prev-captured", 2, names([]string{"no", "yes"})}
-	dCapture     = dim{"captures", 2, names([]string{"no", "yes"})}
+	dRank         = dim{"rank", rankNB, func(i int) string { return categorize.Rank(i).String() }}
+	dOurDanger    = dim{"our-danger", dangerNB, names(dangerNames[:])}
+	dTheirDanger  = dim{"their-danger", dangerNB, names(dangerNames[:])}
+	dToTheirK     = dim{"to-their-king", relNB, relName}
+	dToOurK       = dim{"to-our-king", relNB, relName}
+	dFromTheirK   = dim{"from-their-king", relNB, relName}
+	dFromOurK     = dim{"from-our-king", relNB, relName}
+	dTo           = dim{"to", kifu.SquareNB, sqName}
+	dSEE          = dim{"see", seeNB, names(seeNames[:])}
+	dCaptured     = dim{"captured", pieceNB, pieceName}
+	dPromote      = dim{"promote", promoteNB, names([]string{"no", "yes"})}
+	dToAtt        = dim{"to-attackers", countNB, names(countNames[:])}
+	dToDef        = dim{"to-defenders", countNB, names(countNames[:])}
+	dFromAtt      = dim{"from-attackers", countNB, names(countNames[:])}
+	dFromDef      = dim{"from-defenders", countNB, names(countNames[:])}
+	dToLeastAtt   = dim{"to-least-attacker", pieceNB, pieceName}
+	dToLeastDef   = dim{"to-least-defender", pieceNB, pieceName}
+	dFromLeastAtt = dim{"from-least-attacker", pieceNB, pieceName}
+	dFromLeastDef = dim{"from-least-defender", pieceNB, pieceName}
+	dPrevDist     = dim{"prev-distance", prevNB, names(prevNames[:])}
+	dInCheck      = dim{"in-check", 2, names([]string{"no", "yes"})}
+	dFollow       = dim{"follow-up", 2, names([]string{"no", "yes"})}
+	dPrevCapture  = dim{"prev-captured", 2, names([]string{"no", "yes"})}
+	dCapture      = dim{"captures", 2, names([]string{"no", "yes"})}
 )
 
 // A template is a conjunction of dims; its features are the cells of
@@ -171,6 +173,8 @@ const (
 	tPhaseCRA
 	tTheirDangerCRA
 	tOurDangerCRA
+	tKindCRA
+	tSEECRA
 	tKindToTheirK
 	tKindToOurK
 	tKindFromTheirK
@@ -184,6 +188,9 @@ const (
 	tKindFromCounts
 	tKindToLeastAtt
 	tKindToLeastDef
+	tKindFromLeastAtt
+	tKindFromLeastDef
+	tCapturedSEE
 	tKindPrevDist
 	tKindInCheck
 	tKindFollow
@@ -202,6 +209,8 @@ var templates = func() []template {
 		{id: tPhaseCRA, group: GroupCRA, dims: []dim{dPhase, dCRA}},
 		{id: tTheirDangerCRA, group: GroupCRA, dims: []dim{dTheirDanger, dCRA}},
 		{id: tOurDangerCRA, group: GroupCRA, dims: []dim{dOurDanger, dCRA}},
+		{id: tKindCRA, group: GroupCRA, dims: []dim{dKind, dCRA}},
+		{id: tSEECRA, group: GroupCRA, dims: []dim{dSEE, dCRA}},
 		{id: tKindToTheirK, group: GroupKing, dims: []dim{dKind, dToTheirK}},
 		{id: tKindToOurK, group: GroupKing, dims: []dim{dKind, dToOurK}},
 		{id: tKindFromTheirK, group: GroupKing, dims: []dim{dBoardKind, dFromTheirK}},
@@ -215,6 +224,9 @@ var templates = func() []template {
 		{id: tKindFromCounts, group: GroupExchange, dims: []dim{dBoardKind, dFromAtt, dFromDef}},
 		{id: tKindToLeastAtt, group: GroupExchange, dims: []dim{dKind, dToLeastAtt}},
 		{id: tKindToLeastDef, group: GroupExchange, dims: []dim{dKind, dToLeastDef}},
+		{id: tKindFromLeastAtt, group: GroupExchange, dims: []dim{dBoardKind, dFromLeastAtt}},
+		{id: tKindFromLeastDef, group: GroupExchange, dims: []dim{dBoardKind, dFromLeastDef}},
+		{id: tCapturedSEE, group: GroupExchange, dims: []dim{dCaptured, dSEE}},
 		{id: tKindPrevDist, group: GroupPrevious, dims: []dim{dKind, dPrevDist}},
 		{id: tKindInCheck, group: GroupPrevious, dims: []dim{dKind, dInCheck}},
 		{id: tKindFollow, group: GroupPrevious, dims: []dim{dKind, dFollow}},

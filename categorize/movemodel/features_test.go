@@ -100,9 +100,9 @@ func TestAppend(t *testing.T) {
 				switch tt {
 				case tCat, tPhaseCat:
 					want = ncat
-				case tCRA, tPhaseCRA, tTheirDangerCRA, tOurDangerCRA:
+				case tCRA, tPhaseCRA, tTheirDangerCRA, tOurDangerCRA, tKindCRA, tSEECRA:
 					want = ncra
-				case tKindFromTheirK, tKindFromOurK, tKindPromote, tKindFromCounts:
+				case tKindFromTheirK, tKindFromOurK, tKindPromote, tKindFromCounts, tKindFromLeastAtt, tKindFromLeastDef:
 					if m.IsDrop() {
 						want = 0
 					}
