@@ -6,7 +6,8 @@
 // a move 2^(-cost/100), a legal move GPS does not list train.Floor, then
 // normalises over the legal moves and reports top-1/3/5 and the
 // log-likelihood per position exactly as "rpshogi evaluate" does
-// (train.Scores).
+// (train.Scores). Each game's figures are also printed on stderr as it
+// ends (tab-separated: source, positions, top1, top3, top5, loglik).
 //
 //	go run ./cmd/internal/lab/gpsprob [-gps /usr/games/gpsusi] PATH...
 package main
@@ -134,6 +135,13 @@ func run(path string, paths []string) error {
 			return err
 		}
 		res.Games++
+		var game train.Scores
+		defer func() {
+			// Per game on stderr, so that an interrupted run keeps its figures.
+			m := game.Metrics()
+			fmt.Fprintf(os.Stderr, "game\t%s\t%d\t%.6f\t%.6f\t%.6f\t%.6f\n", gm.Source, game.Positions(), m.Top1, m.Top3, m.Top5, m.LogLik)
+			all.Merge(&game)
+		}()
 		var moves []string
 		var scores [kifu.MaxMoves]float64
 		for _, n := range rec.Main.Moves {
@@ -158,7 +166,7 @@ func run(path string, paths []string) error {
 			if _, ok := cs[n.Move.USI()]; !ok {
 				res.Unlisted++
 			}
-			all.Add(scores[:len(legal)], played)
+			game.Add(scores[:len(legal)], played)
 			res.Positions++
 			pos.DoMove(n.Move)
 			moves = append(moves, n.Move.USI())
