@@ -284,9 +284,10 @@ counted in the database are left out unless --include-trained.`,
 type modelEvalJSON struct {
 	DB string `json:"db"`
 	*train.Evaluation
-	Model       train.Metrics   `json:"model"`
-	Calibration []movemodel.Bin `json:"calibration"`
-	ModelDigest string          `json:"model_digest"`
+	Model       train.Metrics            `json:"model"`
+	Calibration []movemodel.Bin          `json:"calibration"`
+	Phases      []movemodel.PhaseMetrics `json:"model_phases"`
+	ModelDigest string                   `json:"model_digest"`
 }
 
 // modelEvaluation evaluates the counts and the model of the training
@@ -324,7 +325,7 @@ func modelEvaluation(ctx context.Context, dbPath string, paths []string, iopts i
 	if mev.Positions != ev.Positions {
 		return nil, fmt.Errorf("model: the model saw %d positions, the counts %d", mev.Positions, ev.Positions)
 	}
-	return &modelEvalJSON{DB: dbPath, Evaluation: ev, Model: mev.Model, Calibration: mev.Calibration, ModelDigest: md.Digest}, nil
+	return &modelEvalJSON{DB: dbPath, Evaluation: ev, Model: mev.Model, Calibration: mev.Calibration, Phases: mev.Phases, ModelDigest: md.Digest}, nil
 }
 
 func runModelEval(ctx context.Context, opts *modelEvalOptions) error {
@@ -349,6 +350,10 @@ func runModelEval(ctx context.Context, opts *modelEvalOptions) error {
 		m    train.Metrics
 	}{{"model", out.Model}, {train.EstCategory, ev.Category}, {train.EstPerMove, ev.PerMove}, {train.EstUniform, ev.Uniform}} {
 		fmt.Fprintf(w, "%-10s %8.4f %8.4f %8.4f %10.4f\n", e.name, e.m.Top1, e.m.Top3, e.m.Top5, e.m.LogLik)
+	}
+	fmt.Fprintf(w, "\nmodel by phase\n%-10s %9s %8s %8s %8s %10s\n", "phase", "positions", "top1", "top3", "top5", "loglik")
+	for _, p := range out.Phases {
+		fmt.Fprintf(w, "%-10s %9d %8.4f %8.4f %8.4f %10.4f\n", p.Phase, p.Positions, p.Metrics.Top1, p.Metrics.Top3, p.Metrics.Top5, p.Metrics.LogLik)
 	}
 	fmt.Fprintf(w, "\ncalibration (legal moves by predicted probability)\n%-9s %9s %9s %9s\n", "bin", "moves", "predicted", "observed")
 	for _, b := range out.Calibration {

@@ -113,6 +113,13 @@ func TestModelPipelineStep(t *testing.T) {
 	if ev.Model.Top1 <= 2*ev.Uniform.Top1 {
 		t.Errorf("model %+v, uniform %+v", ev.Model, ev.Uniform)
 	}
+	var n int64
+	for _, p := range ev.Phases {
+		n += p.Positions
+	}
+	if len(ev.Phases) != 3 || n != ev.Positions {
+		t.Errorf("phases %+v: %d positions, want %d", ev.Phases, n, ev.Positions)
+	}
 	if len(ev.Calibration) != 10 {
 		t.Errorf("%d calibration bins", len(ev.Calibration))
 	}

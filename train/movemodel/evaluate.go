@@ -30,7 +30,34 @@ type Evaluation struct {
 	// Calibration bins every legal move by its predicted probability, in
 	// deciles.
 	Calibration []Bin `json:"calibration"`
+	// Phases are the model's metrics by game phase (train.Phases: the
+	// number of the move played, opening 1-30, middlegame 31-80, endgame
+	// 81 and later), with their numbers of positions.
+	Phases []PhaseMetrics `json:"phases"`
 }
+
+// PhaseMetrics are the metrics of the positions of one game phase.
+type PhaseMetrics struct {
+	Phase     string        `json:"phase"`
+	Positions int64         `json:"positions"`
+	Metrics   train.Metrics `json:"metrics"`
+}
+
+// PhaseOf returns the index of the game phase of the move numbered n
+// (1 for the first move of the record): 0 opening (1-30), 1 middlegame
+// (31-80), 2 endgame (81-), as train's game_phase_counts.
+func PhaseOf(n int) int {
+	switch {
+	case n <= 30:
+		return 0
+	case n <= 80:
+		return 1
+	}
+	return 2
+}
+
+// PhaseNames name the phases of PhaseOf.
+var PhaseNames = [3]string{"opening", "middlegame", "endgame"}
 
 type calib struct {
 	n, played int64
@@ -39,6 +66,7 @@ type calib struct {
 
 type gameEval struct {
 	scores            train.Scores
+	phases            [3]train.Scores
 	cal               [10]calib
 	positions, forced int64
 }
@@ -65,6 +93,7 @@ func evalGame(rec *kifu.Record, w []float32) (*gameEval, error) {
 			return nil, fmt.Errorf("move %d (%s): the played move is not among the %d legal moves of %s", i+1, n.Move.USI(), len(moves), pos.SFEN())
 		}
 		ge.scores.Add(ps, played)
+		ge.phases[PhaseOf(i+1)].Add(ps, played)
 		ge.positions++
 		if len(moves) == 1 {
 			ge.forced++
@@ -90,6 +119,7 @@ func evalGame(rec *kifu.Record, w []float32) (*gameEval, error) {
 func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOptions) (*Evaluation, error) {
 	ev := &Evaluation{}
 	var all train.Scores
+	var phases [3]train.Scores
 	var cal [10]calib
 	iopts := opts.Ingest
 	iopts.Process = func(g *ingest.Game) (any, error) {
@@ -108,6 +138,9 @@ func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOpt
 		ev.Positions += ge.positions
 		ev.Forced += ge.forced
 		all.Merge(&ge.scores)
+		for k := range phases {
+			phases[k].Merge(&ge.phases[k])
+		}
 		for b := range cal {
 			cal[b].n += ge.cal[b].n
 			cal[b].played += ge.cal[b].played
@@ -123,6 +156,9 @@ func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOpt
 		return ev, err
 	}
 	ev.Model = all.Metrics()
+	for k := range phases {
+		ev.Phases = append(ev.Phases, PhaseMetrics{Phase: PhaseNames[k], Positions: phases[k].Positions(), Metrics: phases[k].Metrics()})
+	}
 	for b, c := range cal {
 		bin := Bin{Lo: float64(b) / 10, Hi: float64(b+1) / 10, Moves: c.n}
 		if c.n > 0 {

@@ -28,6 +28,7 @@ import (
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train"
+	"github.com/rpshogi/rpshogi/train/movemodel"
 )
 
 type gps struct {
@@ -109,6 +110,8 @@ type result struct {
 	Positions int64         `json:"positions"`
 	Unlisted  int64         `json:"unlisted"` // positions whose played move GPS did not list
 	GPS       train.Metrics `json:"gps"`
+	// Phases are GPS's metrics by game phase (movemodel.PhaseOf).
+	Phases []movemodel.PhaseMetrics `json:"phases"`
 }
 
 func main() {
@@ -128,6 +131,7 @@ func run(path string, paths []string) error {
 	defer func() { g.send("quit"); g.cmd.Wait() }()
 	var res result
 	var all train.Scores
+	var phases [3]train.Scores
 	sink := ingest.Funcs{GameFunc: func(gm *ingest.Game) error {
 		rec := gm.Record
 		pos, err := rec.StartPosition()
@@ -144,7 +148,7 @@ func run(path string, paths []string) error {
 		}()
 		var moves []string
 		var scores [kifu.MaxMoves]float64
-		for _, n := range rec.Main.Moves {
+		for i, n := range rec.Main.Moves {
 			cs, err := g.costs("position sfen " + rec.StartSFEN + " moves " + strings.Join(moves, " "))
 			if err != nil {
 				return err
@@ -167,6 +171,7 @@ func run(path string, paths []string) error {
 				res.Unlisted++
 			}
 			game.Add(scores[:len(legal)], played)
+			phases[movemodel.PhaseOf(i+1)].Add(scores[:len(legal)], played)
 			res.Positions++
 			pos.DoMove(n.Move)
 			moves = append(moves, n.Move.USI())
@@ -181,6 +186,9 @@ func run(path string, paths []string) error {
 		return err
 	}
 	res.GPS = all.Metrics()
+	for k := range phases {
+		res.Phases = append(res.Phases, movemodel.PhaseMetrics{Phase: movemodel.PhaseNames[k], Positions: phases[k].Positions(), Metrics: phases[k].Metrics()})
+	}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(res)
