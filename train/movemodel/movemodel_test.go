@@ -145,9 +145,13 @@ func TestStoreGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Twice: the model is replaced, not added to.
-	if md, err = Write(ctx, db, RunInfo{Data: ds, Result: res, Options: "test"}); err != nil {
+	// Twice: the model is replaced, not added to, and written the same.
+	md2, err := Write(ctx, db, RunInfo{Data: ds, Result: res, Options: "test"})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if md2.Digest != md.Digest {
+		t.Fatalf("the same model written twice has digests %s and %s", md.Digest, md2.Digest)
 	}
 	var rows int
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM model_weights").Scan(&rows); err != nil || rows != fm.NumFeatures() {
