@@ -40,5 +40,5 @@ func DefaultConfig() Config {
 		id = id[:8]
 	}
 	return Config{Name: "rpshogi (table " + id + ")", Coster: NewTableCoster(tables.Costs()),
-		PerMoveCoster: NewTableCoster(tables.PerMoveCosts())}
+		PerMoveCoster: NewTableCoster(tables.PerMoveCosts()), ModelCoster: NewModelCoster(nil)}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 // Costs are realization-probability costs: cost = -100·log2 P, so a move
@@ -15,13 +16,14 @@ import (
 // node with budget <= 0 is a leaf (its realization probability fell below
 // the threshold 2^-(root budget/100)).
 const (
-	// HalfCost is the cost of probability 1/2: the re-search probability.
-	HalfCost = 100
+	// HalfCost is the cost of probability 1/2 (tables.Unit): the re-search
+	// probability.
+	HalfCost = tables.Unit
 	// BudgetStep is added to the root budget per iteration: the threshold
 	// is divided by 4, as in the paper.
 	BudgetStep = 200
-	// MaxCost caps a move's cost (probability 2^-20).
-	MaxCost = 2000
+	// MaxCost caps a move's cost (tables.MaxCost, probability 2^-20).
+	MaxCost = tables.MaxCost
 )
 
 // Coster gives the realization-probability cost of moves. Costs fills

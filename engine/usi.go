@@ -26,6 +26,9 @@ type Config struct {
 	// USI option Probability=per-move (the table's n_p/m_c).
 	Coster        Coster
 	PerMoveCoster Coster
+	// ModelCoster, if set, is offered by Probability=model (the learned
+	// move model, engine/model.go).
+	ModelCoster Coster
 }
 
 // maxLine bounds a USI command line: "position startpos moves ..." of a
@@ -465,6 +468,9 @@ func (u *usi) goCmd(args []string) {
 	s.Coster = u.cfg.Coster
 	if u.opts.find("Probability").value == "per-move" && u.cfg.PerMoveCoster != nil {
 		s.Coster = u.cfg.PerMoveCoster
+	}
+	if u.opts.find("Probability").value == "model" && u.cfg.ModelCoster != nil {
+		s.Coster = u.cfg.ModelCoster
 	}
 	s.CRA = u.opts.craMode() // CRA option (engine/cra.go)
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}

@@ -265,3 +265,33 @@ func ExcludeKnown(ctx context.Context, q Queryer) (func(string) bool, error) {
 	}
 	return func(d string) bool { return m[d] }, nil
 }
+
+// Scores accumulates Metrics over positions for an estimator outside this
+// package (the learned move model of train/movemodel), with the same
+// definitions (tied moves get fractional top-k credit).
+type Scores struct {
+	s         sums
+	positions int64
+}
+
+// Add adds one position: the scores (or probabilities) of its legal
+// moves, normalised here, and the index of the played move.
+func (s *Scores) Add(scores []float64, played int) {
+	s.s.scorePosition(scores, played, false)
+	s.positions++
+}
+
+// Merge adds the positions of o.
+func (s *Scores) Merge(o *Scores) {
+	s.s.add(&o.s)
+	s.positions += o.positions
+}
+
+// Positions returns the number of positions added.
+func (s *Scores) Positions() int64 { return s.positions }
+
+// Metrics returns the means over the positions added.
+func (s *Scores) Metrics() Metrics {
+	n := float64(max(s.positions, 1))
+	return Metrics{Top1: s.s.top1 / n, Top3: s.s.top3 / n, Top5: s.s.top5 / n, LogLik: s.s.loglik / n}
+}

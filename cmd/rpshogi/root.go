@@ -81,6 +81,7 @@ search engine.`,
 		newMatchCmd(ios, nil),
 		newNextMoveCmd(ios, nil),
 		newCRACmd(ios, nil),
+		newModelCmd(ios),
 	)
 	return root
 }

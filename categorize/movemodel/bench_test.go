@@ -1,0 +1,86 @@
+package movemodel
+
+import (
+	"testing"
+
+	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/kifu"
+)
+
+type benchPos struct {
+	pos  *kifu.Position
+	prev kifu.Move
+	n    int
+}
+
+// benchPositions returns every 7th position of the professional games,
+// each its own Position set up from SFEN plus the previous move.
+func benchPositions(b *testing.B) []benchPos {
+	var ps []benchPos
+	forEachPosition(b, 7, func(pos *kifu.Position, played kifu.Move) {
+		p, err := kifu.ParseSFEN(pos.SFEN())
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps = append(ps, benchPos{pos: p, prev: pos.LastMove(), n: len(p.LegalMoves())})
+	})
+	return ps
+}
+
+// BenchmarkExtract prices the features of every legal move of real
+// positions (one position per op, move generation included) against
+// categorize's ClassifyAll (the category table's work per node) and CRA's
+// Analyze of every move (which the features include).
+func BenchmarkExtract(b *testing.B) {
+	ps := benchPositions(b)
+	w := make([]float32, NumFeatures())
+	b.Run("classifyall", func(b *testing.B) {
+		var c categorize.Classifier
+		var buf [kifu.MaxMoves]categorize.Classified
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			p := &ps[i%len(ps)]
+			if n := len(c.ClassifyAll(p.pos, p.prev, buf[:0])); n != p.n {
+				b.Fatalf("%d moves, want %d", n, p.n)
+			}
+		}
+	})
+	b.Run("cra", func(b *testing.B) {
+		var a categorize.Analyzer
+		var mv [kifu.MaxMoves]kifu.Move
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			p := &ps[i%len(ps)]
+			a.Reset(p.pos, p.prev)
+			for _, m := range p.pos.GenerateMoves(kifu.LegalAll, mv[:0]) {
+				a.Analyze(m)
+			}
+		}
+	})
+	b.Run("features", func(b *testing.B) {
+		var x Extractor
+		var buf [MaxActive]Feature
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			p := &ps[i%len(ps)]
+			x.Reset(p.pos, p.prev)
+			ms := x.LegalMoves()
+			if len(ms) != p.n {
+				b.Fatalf("%d moves, want %d", len(ms), p.n)
+			}
+			for _, m := range ms {
+				x.Append(m, buf[:0])
+			}
+		}
+	})
+	b.Run("probabilities", func(b *testing.B) {
+		var x Extractor
+		var pr [kifu.MaxMoves]float64
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			p := &ps[i%len(ps)]
+			x.Reset(p.pos, p.prev)
+			x.Probabilities(x.LegalMoves(), w, pr[:])
+		}
+	})
+}

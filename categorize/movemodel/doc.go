@@ -1,0 +1,43 @@
+// Package movemodel computes the features of a learned move model: a
+// conditional-logit model (a softmax over the legal moves of a position)
+// whose probability of a legal move m of position x is
+//
+//	P(m | x) = exp(Σ_f w_f) / Σ_{m' legal in x} exp(Σ_{f'} w_f')
+//
+// the sums over the features f of m and f' of m'. Features are sparse and
+// binary, enumerated (each ID has a name, see Name) from templates that
+// are conjunctions of a few cheap facts of a move, seen from the side to
+// move:
+//
+//   - category: the move's categorize categories, alone and by game phase;
+//   - cra: the CRA relevance features (categorize.Feature) and rank of
+//     the move, alone and by game phase and by either king's danger;
+//   - king: the destination (and origin) relative to both kings, by the
+//     moving piece (or dropped type);
+//   - square: the destination square, and the moving piece by phase;
+//   - exchange: SEE bucket, captured piece, promotion, the number of
+//     attackers and defenders of the destination (after the move) and of
+//     the origin, the least valuable attacker and defender of the
+//     destination;
+//   - previous: distance to the previous move's destination, answering a
+//     check, moving again the piece our previous move moved, recapture
+//     patterns;
+//   - danger: either king's danger (categorize.KingDangerScore) by piece.
+//
+// The weights are fitted by train/movemodel and compiled into tables.
+// The feature set has a Version; weights are only valid with the version
+// they were fitted with.
+//
+// # Usage
+//
+//	var x movemodel.Extractor // reusable; one per goroutine
+//	var buf [movemodel.MaxActive]movemodel.Feature
+//	x.Reset(pos, pos.LastMove())
+//	for _, m := range x.LegalMoves() {
+//		ids := x.Append(m, buf[:0]) // the move's feature IDs
+//		...
+//	}
+//
+// or x.Probabilities(moves, weights, p) for the model's probabilities.
+// Nothing allocates.
+package movemodel

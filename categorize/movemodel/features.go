@@ -1,0 +1,285 @@
+package movemodel
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/kifu"
+)
+
+// Version identifies the feature set: a model's weights are indexed by
+// feature ID, so weights fitted with one version are meaningless with
+// another. Bump it whenever a template is added, removed or changes.
+const Version = 2
+
+// Feature is a feature ID, 0..NumFeatures()-1.
+type Feature = uint16
+
+// Group is a group of templates, the unit of the ablation study.
+type Group uint8
+
+// Groups.
+const (
+	GroupCategory Group = iota // the project's move categories, alone and by game phase
+	GroupCRA                   // CRA relevance features and rank, alone, by phase and by king danger
+	GroupKing                  // origin and destination relative to both kings, by moving piece
+	GroupSquare                // destination square and game phase, by moving piece
+	GroupExchange              // SEE, captured piece, attackers and defenders of origin and destination
+	GroupPrevious              // relation to the previous moves, answering a check
+	GroupDanger                // both kings' danger, by moving piece
+	GroupNB
+)
+
+var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger"}
+
+func (g Group) String() string {
+	if g < GroupNB {
+		return groupNames[g]
+	}
+	return fmt.Sprintf("Group(%d)", uint8(g))
+}
+
+// ParseGroup returns the group named s.
+func ParseGroup(s string) (Group, bool) {
+	for g, n := range groupNames {
+		if n == s {
+			return Group(g), true
+		}
+	}
+	return 0, false
+}
+
+// Kinds: a board move by the moving piece's type before the move (14
+// kinds), or a drop by the dropped type (7 kinds).
+const (
+	kindNB      = 21
+	boardKindNB = 14
+)
+
+var kindNames = func() (n [kindNB]string) {
+	for pt := kifu.Pawn; pt <= kifu.Dragon; pt++ {
+		n[pt-1] = pt.String()
+		if pt <= kifu.Gold {
+			n[boardKindNB+int(pt)-1] = pt.String() + "*"
+		}
+	}
+	return n
+}()
+
+// Buckets.
+const (
+	relNB     = 17 * 17 // a square relative to a king: file and rank difference in -8..8
+	phaseNB   = 7       // by the number of the move: 1-20, 21-40, 41-60, 61-80, 81-100, 101-130, 131-
+	dangerNB  = 5       // KingDangerScore: 0-1, 2-3, 4-5, 6-8, 9-
+	seeNB     = 10      // SEE: see seeBucket
+	countNB   = 4       // attackers or defenders: 0, 1, 2, 3+
+	pieceNB   = 15      // no piece, or a piece type Pawn..Dragon
+	prevNB    = 6       // distance to the previous move's destination: none, 0, 1, 2, 3-4, 5+
+	craNB     = 64
+	rankNB    = int(categorize.RankNB) + 1
+	promoteNB = 2
+)
+
+var (
+	phaseNames  = [phaseNB]string{"1-20", "21-40", "41-60", "61-80", "81-100", "101-130", "131-"}
+	dangerNames = [dangerNB]string{"0-1", "2-3", "4-5", "6-8", "9-"}
+	seeNames    = [seeNB]string{"<=-11", "-10..-6", "-5..-3", "-2..-1", "0", "1..3", "4..7", "8..11", "12..17", ">=18"}
+	countNames  = [countNB]string{"0", "1", "2", "3+"}
+	prevNames   = [prevNB]string{"none", "0", "1", "2", "3-4", "5+"}
+)
+
+func pieceName(i int) string {
+	if i == 0 {
+		return "none"
+	}
+	return kifu.PieceType(i).String()
+}
+
+func relName(i int) string { return fmt.Sprintf("(%+d,%+d)", i/17-8, i%17-8) }
+
+func sqName(i int) string { return kifu.Square(i).String() }
+
+// A dim is one dimension of a template: its size and the name of a value.
+type dim struct {
+	label string
+	n     int
+	name  func(int) string
+}
+
+func names(a []string) func(int) string { return func(i int) string { return a[i] } }
+
+var (
+	dKind      = dim{"kind", kindNB, names(kindNames[:])}
+	dBoardKind = dim{"kind", boardKindNB, names(kindNames[:boardKindNB])}
+	dPhase     = dim{"phase", phaseNB, names(phaseNames[:])}
+	dCat       = dim{"cat", categorize.MaxCategories, func(i int) string {
+		if i < categorize.Count() {
+			return categorize.List()[i].Name
+		}
+		return fmt.Sprintf("unused%d", i)
+	}}
+	dCRA = dim{"cra", craNB, func(i int) string {
+		if i < categorize.FeatureCount() {
+			return categorize.Feature(i).String()
+		}
+		return fmt.Sprintf("unused%d", i)
+	}}
+	dRank         = dim{"rank", rankNB, func(i int) string { return categorize.Rank(i).String() }}
+	dOurDanger    = dim{"our-danger", dangerNB, names(dangerNames[:])}
+	dTheirDanger  = dim{"their-danger", dangerNB, names(dangerNames[:])}
+	dToTheirK     = dim{"to-their-king", relNB, relName}
+	dToOurK       = dim{"to-our-king", relNB, relName}
+	dFromTheirK   = dim{"from-their-king", relNB, relName}
+	dFromOurK     = dim{"from-our-king", relNB, relName}
+	dTo           = dim{"to", kifu.SquareNB, sqName}
+	dSEE          = dim{"see", seeNB, names(seeNames[:])}
+	dCaptured     = dim{"captured", pieceNB, pieceName}
+	dPromote      = dim{"promote", promoteNB, names([]string{"no", "yes"})}
+	dToAtt        = dim{"to-attackers", countNB, names(countNames[:])}
+	dToDef        = dim{"to-defenders", countNB, names(countNames[:])}
+	dFromAtt      = dim{"from-attackers", countNB, names(countNames[:])}
+	dFromDef      = dim{"from-defenders", countNB, names(countNames[:])}
+	dToLeastAtt   = dim{"to-least-attacker", pieceNB, pieceName}
+	dToLeastDef   = dim{"to-least-defender", pieceNB, pieceName}
+	dFromLeastAtt = dim{"from-least-attacker", pieceNB, pieceName}
+	dFromLeastDef = dim{"from-least-defender", pieceNB, pieceName}
+	dPrevDist     = dim{"prev-distance", prevNB, names(prevNames[:])}
+	dInCheck      = dim{"in-check", 2, names([]string{"no", "yes"})}
+	dFollow       = dim{"follow-up", 2, names([]string{"no", "yes"})}
+	dPrevCapture  = dim{"prev-captured", 2, names([]string{"no", "yes"})}
+	dCapture      = dim{"captures", 2, names([]string{"no", "yes"})}
+)
+
+// A template is a conjunction of dims; its features are the cells of
+// their product.
+type template struct {
+	id    tmpl
+	group Group
+	dims  []dim
+	base  int // the first feature ID
+	size  int
+}
+
+// tmpl names the templates, in ID order.
+type tmpl uint8
+
+const (
+	tCat tmpl = iota
+	tPhaseCat
+	tCRA
+	tRank
+	tPhaseCRA
+	tTheirDangerCRA
+	tOurDangerCRA
+	tKindCRA
+	tSEECRA
+	tKindToTheirK
+	tKindToOurK
+	tKindFromTheirK
+	tKindFromOurK
+	tKindTo
+	tPhaseKind
+	tKindSEE
+	tKindCaptured
+	tKindPromote
+	tKindToCounts
+	tKindFromCounts
+	tKindToLeastAtt
+	tKindToLeastDef
+	tKindFromLeastAtt
+	tKindFromLeastDef
+	tCapturedSEE
+	tKindPrevDist
+	tKindInCheck
+	tKindFollow
+	tPrevCaptureRecapture
+	tKindOurDanger
+	tKindTheirDanger
+	tmplNB
+)
+
+var templates = func() []template {
+	t := []template{
+		{id: tCat, group: GroupCategory, dims: []dim{dCat}},
+		{id: tPhaseCat, group: GroupCategory, dims: []dim{dPhase, dCat}},
+		{id: tCRA, group: GroupCRA, dims: []dim{dCRA}},
+		{id: tRank, group: GroupCRA, dims: []dim{dRank}},
+		{id: tPhaseCRA, group: GroupCRA, dims: []dim{dPhase, dCRA}},
+		{id: tTheirDangerCRA, group: GroupCRA, dims: []dim{dTheirDanger, dCRA}},
+		{id: tOurDangerCRA, group: GroupCRA, dims: []dim{dOurDanger, dCRA}},
+		{id: tKindCRA, group: GroupCRA, dims: []dim{dKind, dCRA}},
+		{id: tSEECRA, group: GroupCRA, dims: []dim{dSEE, dCRA}},
+		{id: tKindToTheirK, group: GroupKing, dims: []dim{dKind, dToTheirK}},
+		{id: tKindToOurK, group: GroupKing, dims: []dim{dKind, dToOurK}},
+		{id: tKindFromTheirK, group: GroupKing, dims: []dim{dBoardKind, dFromTheirK}},
+		{id: tKindFromOurK, group: GroupKing, dims: []dim{dBoardKind, dFromOurK}},
+		{id: tKindTo, group: GroupSquare, dims: []dim{dKind, dTo}},
+		{id: tPhaseKind, group: GroupSquare, dims: []dim{dPhase, dKind}},
+		{id: tKindSEE, group: GroupExchange, dims: []dim{dKind, dSEE}},
+		{id: tKindCaptured, group: GroupExchange, dims: []dim{dKind, dCaptured}},
+		{id: tKindPromote, group: GroupExchange, dims: []dim{dBoardKind, dPromote}},
+		{id: tKindToCounts, group: GroupExchange, dims: []dim{dKind, dToAtt, dToDef}},
+		{id: tKindFromCounts, group: GroupExchange, dims: []dim{dBoardKind, dFromAtt, dFromDef}},
+		{id: tKindToLeastAtt, group: GroupExchange, dims: []dim{dKind, dToLeastAtt}},
+		{id: tKindToLeastDef, group: GroupExchange, dims: []dim{dKind, dToLeastDef}},
+		{id: tKindFromLeastAtt, group: GroupExchange, dims: []dim{dBoardKind, dFromLeastAtt}},
+		{id: tKindFromLeastDef, group: GroupExchange, dims: []dim{dBoardKind, dFromLeastDef}},
+		{id: tCapturedSEE, group: GroupExchange, dims: []dim{dCaptured, dSEE}},
+		{id: tKindPrevDist, group: GroupPrevious, dims: []dim{dKind, dPrevDist}},
+		{id: tKindInCheck, group: GroupPrevious, dims: []dim{dKind, dInCheck}},
+		{id: tKindFollow, group: GroupPrevious, dims: []dim{dKind, dFollow}},
+		{id: tPrevCaptureRecapture, group: GroupPrevious, dims: []dim{dPrevCapture, dPrevDist, dCapture}},
+		{id: tKindOurDanger, group: GroupDanger, dims: []dim{dKind, dOurDanger}},
+		{id: tKindTheirDanger, group: GroupDanger, dims: []dim{dKind, dTheirDanger}},
+	}
+	base := 0
+	for i := range t {
+		if t[i].id != tmpl(i) {
+			panic("movemodel: templates out of order")
+		}
+		t[i].size = 1
+		for _, d := range t[i].dims {
+			t[i].size *= d.n
+		}
+		t[i].base = base
+		base += t[i].size
+	}
+	if base > 1<<16 {
+		panic("movemodel: too many features for a uint16 ID")
+	}
+	return t
+}()
+
+var numFeatures = templates[len(templates)-1].base + templates[len(templates)-1].size
+
+// NumFeatures returns the number of feature IDs.
+func NumFeatures() int { return numFeatures }
+
+// template returns the template of feature id.
+func templateOf(id int) *template {
+	i := sort.Search(len(templates), func(i int) bool { return templates[i].base+templates[i].size > id })
+	return &templates[i]
+}
+
+// GroupOf returns the group of feature id.
+func GroupOf(id int) Group { return templateOf(id).group }
+
+// Name returns the name of feature id, the template's dims and their
+// values joined by "|", for instance "kind=R|to-their-king=(+1,-2)" (file
+// and rank differences seen from the side to move, forward being -rank).
+func Name(id int) string {
+	if id < 0 || id >= numFeatures {
+		return fmt.Sprintf("feature%d", id)
+	}
+	t := templateOf(id)
+	off := id - t.base
+	parts := make([]string, len(t.dims))
+	for i := len(t.dims) - 1; i >= 0; i-- {
+		d := t.dims[i]
+		parts[i] = d.label + "=" + d.name(off%d.n)
+		off /= d.n
+	}
+	return strings.Join(parts, "|")
+}

@@ -1,0 +1,146 @@
+package movemodel
+
+import (
+	"math"
+	"math/bits"
+	"sort"
+	"testing"
+
+	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
+)
+
+func TestNamesDistinct(t *testing.T) {
+	seen := make(map[string]int, NumFeatures())
+	for id := range NumFeatures() {
+		n := Name(id)
+		if prev, ok := seen[n]; ok {
+			t.Fatalf("features %d and %d are both named %q", prev, id, n)
+		}
+		seen[n] = id
+	}
+	for _, tc := range []struct {
+		id   Feature
+		want string
+	}{
+		{id1(tCat, 0), "cat=" + categorize.List()[0].Name},
+		{id2(tKindToTheirK, int(kifu.Rook)-1, (1+8)*17+(-2+8)), "kind=R|to-their-king=(+1,-2)"},
+		{id2(tKindTo, boardKindNB+int(kifu.Gold)-1, 0), "kind=G*|to=1a"},
+		{id3(tKindToCounts, 0, 3, 1), "kind=P|to-attackers=3+|to-defenders=1"},
+	} {
+		if got := Name(int(tc.id)); got != tc.want {
+			t.Errorf("Name(%d) = %q, want %q", tc.id, got, tc.want)
+		}
+	}
+	if g := GroupOf(int(id1(tRank, 3))); g != GroupCRA {
+		t.Errorf("GroupOf(rank) = %v, want cra", g)
+	}
+}
+
+// samplePositions returns every step-th position of the corpus's
+// professional games, set up from SFEN with their previous move.
+func forEachPosition(tb testing.TB, step int, f func(pos *kifu.Position, played kifu.Move)) {
+	k := 0
+	for _, g := range kifutest.Games(tb, "pro") {
+		kifutest.Positions(tb, g.Record, func(pos *kifu.Position, played kifu.Move) {
+			if k++; k%step == 0 {
+				f(pos, played)
+			}
+		})
+	}
+}
+
+// TestAppend checks the features of every legal move of sample positions
+// against their definitions: IDs strictly increasing (distinct, in
+// template order), exactly one feature of every single-valued template
+// (the origin ones for board moves only, the king-relative ones when the
+// king is on the board), the categories those of categorize.Classify,
+// the CRA features those of categorize.Analyzer.
+func TestAppend(t *testing.T) {
+	var x Extractor
+	var an categorize.Analyzer
+	var buf [MaxActive]Feature
+	positions, moves := 0, 0
+	forEachPosition(t, 13, func(pos *kifu.Position, played kifu.Move) {
+		positions++
+		x.Reset(pos, pos.LastMove())
+		for _, m := range x.LegalMoves() {
+			moves++
+			ids := x.Append(m, buf[:0])
+			if !sort.SliceIsSorted(ids, func(i, j int) bool { return ids[i] < ids[j] }) {
+				t.Fatalf("%s %s: IDs not sorted: %v", pos.SFEN(), m.USI(), ids)
+			}
+			var per [tmplNB]int
+			var cats categorize.Set
+			var cra uint64
+			for i, f := range ids {
+				if i > 0 && ids[i-1] == f {
+					t.Fatalf("%s %s: feature %s twice", pos.SFEN(), m.USI(), Name(int(f)))
+				}
+				tp := templateOf(int(f))
+				per[tp.id]++
+				switch tp.id {
+				case tCat:
+					cats.Add(categorize.Category(int(f) - tp.base))
+				case tCRA:
+					cra |= 1 << (int(f) - tp.base)
+				}
+			}
+			if want := categorize.Classify(pos, pos.LastMove(), m); cats != want {
+				t.Fatalf("%s %s: categories %v, want %v", pos.SFEN(), m.USI(), cats, want)
+			}
+			an.Reset(pos, pos.LastMove())
+			if want := uint64(an.Analyze(m).Features); cra != want {
+				t.Fatalf("%s %s: CRA features %x, want %x", pos.SFEN(), m.USI(), cra, want)
+			}
+			ncat, ncra := bits.OnesCount64(cats[0])+bits.OnesCount64(cats[1]), bits.OnesCount64(cra)
+			for tt := range tmplNB {
+				want := 1
+				switch tt {
+				case tCat, tPhaseCat:
+					want = ncat
+				case tCRA, tPhaseCRA, tTheirDangerCRA, tOurDangerCRA, tKindCRA, tSEECRA:
+					want = ncra
+				case tKindFromTheirK, tKindFromOurK, tKindPromote, tKindFromCounts, tKindFromLeastAtt, tKindFromLeastDef:
+					if m.IsDrop() {
+						want = 0
+					}
+				}
+				if per[tt] != want {
+					t.Fatalf("%s %s: %d features of template %d, want %d", pos.SFEN(), m.USI(), per[tt], tt, want)
+				}
+			}
+		}
+	})
+	t.Logf("%d positions, %d moves", positions, moves)
+}
+
+func TestProbabilitiesAndAllocs(t *testing.T) {
+	w := make([]float32, NumFeatures())
+	for i := range w {
+		w[i] = float32(math.Sin(float64(i))) // any fixed weights
+	}
+	var x Extractor
+	var p [kifu.MaxMoves]float64
+	forEachPosition(t, 97, func(pos *kifu.Position, played kifu.Move) {
+		x.Reset(pos, pos.LastMove())
+		ps := x.Probabilities(x.LegalMoves(), w, p[:])
+		sum := 0.0
+		for _, v := range ps {
+			if !(v > 0) {
+				t.Fatalf("%s: probability %v", pos.SFEN(), v)
+			}
+			sum += v
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Fatalf("%s: probabilities sum to %v", pos.SFEN(), sum)
+		}
+		if a := testing.AllocsPerRun(3, func() {
+			x.Reset(pos, pos.LastMove())
+			x.Probabilities(x.LegalMoves(), w, p[:])
+		}); a != 0 {
+			t.Fatalf("%s: %v allocations per position", pos.SFEN(), a)
+		}
+	})
+}

@@ -1,0 +1,36 @@
+package tables
+
+import (
+	"testing"
+
+	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/train/movemodel"
+)
+
+// TestModelMatchesFeatures checks that the compiled model fits this
+// build's feature set and that its weights are those the digest names
+// (the digest of the database's model_weights when it was generated).
+func TestModelMatchesFeatures(t *testing.T) {
+	if ModelFeatureVersion != fm.Version {
+		t.Fatalf("model_gen.go has feature version %d, categorize/movemodel %d: fit and generate the model again", ModelFeatureVersion, fm.Version)
+	}
+	w := ModelWeights()
+	if len(w) != fm.NumFeatures() {
+		t.Fatalf("model_gen.go has %d weights, categorize/movemodel %d features", len(w), fm.NumFeatures())
+	}
+	if d := movemodel.WeightsDigest(ModelFeatureVersion, w); d != ModelDigest {
+		t.Fatalf("the weights' digest is %s, ModelDigest %s", d, ModelDigest)
+	}
+	nz := 0
+	for _, v := range w {
+		if v != v || v > 100 || v < -100 {
+			t.Fatalf("weight %v", v)
+		}
+		if v != 0 {
+			nz++
+		}
+	}
+	if nz < len(w)/4 {
+		t.Errorf("only %d of %d weights are non-zero", nz, len(w))
+	}
+}

@@ -1,0 +1,263 @@
+package movemodel
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+)
+
+// FitOptions configures Fit.
+type FitOptions struct {
+	// L2 is the weight λ of the penalty λ/2·Σw² added to the mean
+	// negative log-likelihood per position.
+	L2 float64
+	// Iterations is the number of L-BFGS iterations (a fixed number: the
+	// result does not depend on timing).
+	Iterations int
+	// Memory is the number of L-BFGS correction pairs (0: 10).
+	Memory int
+	// Workers compute the gradient in parallel (0: GOMAXPROCS); the
+	// weights do not depend on it.
+	Workers int
+	// Progress, if set, is called after each iteration.
+	Progress func(it int, objective, loglik float64)
+}
+
+// Result is a fitted model.
+type Result struct {
+	Weights []float64 // by feature ID
+	// Objective is the final mean negative log-likelihood plus the
+	// penalty, LogLik the mean log-likelihood per position (weighted) on
+	// the training data.
+	Objective, LogLik float64
+	Iterations        int
+	Evaluations       int
+}
+
+// objective evaluates the mean weighted negative log-likelihood and its
+// gradient over the dataset at w.
+type objective struct {
+	ds        *Dataset
+	workers   int
+	blockGrad [][]float64
+	blockLoss []float64
+}
+
+func newObjective(ds *Dataset, workers int) *objective {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// The blocks are the dataset's chunks (batches of games): their
+	// gradients are computed separately and summed in chunk order, which,
+	// not the number of workers, fixes the order of the floating-point
+	// sums, so the weights are byte-identical for any number of workers.
+	nb := len(ds.chunks)
+	o := &objective{ds: ds, workers: workers, blockLoss: make([]float64, nb)}
+	o.blockGrad = make([][]float64, nb)
+	for b := range o.blockGrad {
+		o.blockGrad[b] = make([]float64, fm.NumFeatures())
+	}
+	return o
+}
+
+// eval returns the weighted sum of -log p(played) over the positions and
+// sets grad to its gradient.
+func (o *objective) eval(ctx context.Context, w, grad []float64) (float64, error) {
+	nb := len(o.ds.chunks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range o.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var scores [1024]float64
+			for {
+				b := int(next.Add(1) - 1)
+				if b >= nb || ctx.Err() != nil {
+					return
+				}
+				o.blockLoss[b] = block(o.ds.chunks[b], w, o.blockGrad[b], scores[:])
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	clear(grad)
+	loss := 0.0
+	for b := range nb {
+		loss += o.blockLoss[b]
+		for i, v := range o.blockGrad[b] {
+			grad[i] += v
+		}
+	}
+	return loss, nil
+}
+
+// block computes the loss and gradient of the positions of ds into g.
+func block(ds *chunk, w, g []float64, scores []float64) float64 {
+	clear(g)
+	loss := 0.0
+	for i := range ds.played {
+		m0, m1 := ds.posMove[i], ds.posMove[i+1]
+		s := scores[:m1-m0]
+		best := math.Inf(-1)
+		for j := m0; j < m1; j++ {
+			v := 0.0
+			for _, f := range ds.feats[ds.moveFeat[j]:ds.moveFeat[j+1]] {
+				v += w[f]
+			}
+			s[j-m0] = v
+			best = max(best, v)
+		}
+		z := 0.0
+		for k := range s {
+			s[k] = math.Exp(s[k] - best)
+			z += s[k]
+		}
+		wt := float64(ds.weight[i])
+		p := int(ds.played[i] - m0)
+		loss -= wt * (math.Log(s[p]) - math.Log(z))
+		for j := m0; j < m1; j++ {
+			d := wt * s[j-m0] / z
+			if int(j-m0) == p {
+				d -= wt
+			}
+			for _, f := range ds.feats[ds.moveFeat[j]:ds.moveFeat[j+1]] {
+				g[f] += d
+			}
+		}
+	}
+	return loss
+}
+
+// Fit fits the conditional-logit model on ds: it minimises
+//
+//	-(1/W) Σ_x wt_x · log P(played move of x | x) + L2/2 · Σ_f w_f²
+//
+// (W the total weight) by L-BFGS from w = 0, with a backtracking (Armijo)
+// line search, for a fixed number of iterations. The result depends only
+// on ds and the options other than Workers.
+func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
+	nf := fm.NumFeatures()
+	obj := newObjective(ds, opts.Workers)
+	tw := max(ds.TotalWeight, 1e-12)
+	res := &Result{}
+	f := func(w, g []float64) (float64, float64, error) {
+		res.Evaluations++
+		loss, err := obj.eval(ctx, w, g)
+		if err != nil {
+			return 0, 0, err
+		}
+		pen := 0.0
+		for i := range g {
+			g[i] = g[i]/tw + opts.L2*w[i]
+			pen += w[i] * w[i]
+		}
+		return loss/tw + opts.L2/2*pen, -loss / tw, nil
+	}
+	m := opts.Memory
+	if m <= 0 {
+		m = 10
+	}
+	x := make([]float64, nf)
+	g := make([]float64, nf)
+	fx, ll, err := f(x, g)
+	if err != nil {
+		return nil, err
+	}
+	var ss, ys [][]float64
+	var rhos []float64
+	d := make([]float64, nf)
+	xn := make([]float64, nf)
+	gn := make([]float64, nf)
+	alpha := make([]float64, m)
+	for it := range opts.Iterations {
+		// d = -H g by the two-loop recursion.
+		copy(d, g)
+		for k := len(ss) - 1; k >= 0; k-- {
+			alpha[k] = rhos[k] * dot(ss[k], d)
+			axpy(-alpha[k], ys[k], d)
+		}
+		if k := len(ss) - 1; k >= 0 {
+			scale(dot(ss[k], ys[k])/dot(ys[k], ys[k]), d)
+		} else {
+			scale(1/math.Sqrt(max(dot(g, g), 1e-300)), d)
+		}
+		for k := range ss {
+			beta := rhos[k] * dot(ys[k], d)
+			axpy(alpha[k]-beta, ss[k], d)
+		}
+		scale(-1, d)
+		gd := dot(g, d)
+		if gd >= 0 { // not a descent direction: restart from the gradient
+			ss, ys, rhos = nil, nil, nil
+			copy(d, g)
+			scale(-1/math.Sqrt(max(dot(g, g), 1e-300)), d)
+			gd = dot(g, d)
+		}
+		if gd == 0 {
+			break
+		}
+		t := 1.0
+		var fn, lln float64
+		for ls := 0; ; ls++ {
+			for i := range xn {
+				xn[i] = x[i] + t*d[i]
+			}
+			if fn, lln, err = f(xn, gn); err != nil {
+				return nil, err
+			}
+			if fn <= fx+1e-4*t*gd || ls == 30 {
+				break
+			}
+			t /= 2
+		}
+		s := make([]float64, nf)
+		y := make([]float64, nf)
+		for i := range s {
+			s[i] = xn[i] - x[i]
+			y[i] = gn[i] - g[i]
+		}
+		if sy := dot(s, y); sy > 1e-12 {
+			if len(ss) == m {
+				ss, ys, rhos = ss[1:], ys[1:], rhos[1:]
+			}
+			ss, ys, rhos = append(ss, s), append(ys, y), append(rhos, 1/sy)
+		}
+		x, xn = xn, x
+		g, gn = gn, g
+		fx, ll = fn, lln
+		res.Iterations = it + 1
+		if opts.Progress != nil {
+			opts.Progress(it+1, fx, ll)
+		}
+	}
+	res.Weights, res.Objective, res.LogLik = x, fx, ll
+	return res, nil
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+func axpy(a float64, x, y []float64) {
+	for i := range x {
+		y[i] += a * x[i]
+	}
+}
+
+func scale(a float64, x []float64) {
+	for i := range x {
+		x[i] *= a
+	}
+}

@@ -1,0 +1,297 @@
+package movemodel
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"slices"
+
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/ingest"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
+	"github.com/rpshogi/rpshogi/train"
+)
+
+// proGames returns the first n professional games of the shared corpus
+// as Games, with the paths of their files.
+func proGames(t *testing.T, n int) ([]Game, []string) {
+	dir := kifutest.SharedDir(t)
+	var gs []Game
+	var paths []string
+	for _, g := range kifutest.Games(t, "pro") {
+		if len(gs) == n {
+			break
+		}
+		var moves []string
+		for _, m := range g.Record.Main.Moves {
+			moves = append(moves, m.Move.USI())
+		}
+		gs = append(gs, Game{ID: int64(len(gs) + 1), Source: g.Row.Path, StartSFEN: g.Record.StartSFEN, Moves: strings.Join(moves, " ")})
+		paths = append(paths, filepath.Join(dir, g.Row.Path))
+	}
+	if len(gs) < n {
+		t.Fatalf("only %d professional games", len(gs))
+	}
+	return gs, paths
+}
+
+// TestFitDeterministic fits the same games with 1 and 2 workers (both
+// for the features and the gradient) and wants byte-identical weights.
+func TestFitDeterministic(t *testing.T) {
+	games, _ := proGames(t, 6)
+	defer func(b int) { batch = b }(batch)
+	batch = 2 // 3 chunks
+	ctx := context.Background()
+	var ws [][]float64
+	for _, workers := range []int{1, 2, 3} {
+		ds, err := Collect(ctx, games, DataOptions{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Fit(ctx, ds, FitOptions{L2: 1e-4, Iterations: 8, Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, res.Weights)
+	}
+	for k := 1; k < len(ws); k++ {
+		for i := range ws[0] {
+			if math.Float64bits(ws[0][i]) != math.Float64bits(ws[k][i]) {
+				t.Fatalf("weight %d (%s): %v with 1 worker, %v with %d", i, fm.Name(i), ws[0][i], ws[k][i], k+1)
+			}
+		}
+	}
+}
+
+// TestGradient checks the objective's gradient against central
+// differences on a few coordinates.
+func TestGradient(t *testing.T) {
+	games, _ := proGames(t, 1)
+	ctx := context.Background()
+	ds, err := Collect(ctx, games, DataOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := newObjective(ds, 2)
+	w := make([]float64, fm.NumFeatures())
+	for i := range w {
+		w[i] = 0.3 * math.Sin(float64(i))
+	}
+	g := make([]float64, len(w))
+	if _, err := obj.eval(ctx, w, g); err != nil {
+		t.Fatal(err)
+	}
+	scratch := make([]float64, len(w))
+	checked := 0
+	for i := range w {
+		if g[i] == 0 || checked == 20 || i%7 != 0 {
+			continue
+		}
+		checked++
+		const h = 1e-5
+		w[i] += h
+		fp, _ := obj.eval(ctx, w, scratch)
+		w[i] -= 2 * h
+		fm_, _ := obj.eval(ctx, w, scratch)
+		w[i] += h
+		num := (fp - fm_) / (2 * h)
+		if math.Abs(num-g[i]) > 1e-4*max(1, math.Abs(num)) {
+			t.Errorf("feature %d (%s): gradient %v, numerical %v", i, fm.Name(i), g[i], num)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d coordinates checked", checked)
+	}
+}
+
+// TestStoreGenerate fits a small model, stores it, reads it back, and
+// checks that the generated Go source holds exactly the database's
+// weights; and that evaluation with zero weights is train.Evaluate's
+// uniform estimator on the same positions.
+func TestStoreGenerate(t *testing.T) {
+	games, paths := proGames(t, 3)
+	ctx := context.Background()
+	ds, err := Collect(ctx, games, DataOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Fit(ctx, ds, FitOptions{L2: 1e-4, Iterations: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.LogLik <= -math.Log(float64(ds.Moves)/float64(ds.Positions))-0.01 && res.LogLik < -2.5 {
+		t.Errorf("training loglik %v: no better than uniform", res.LogLik)
+	}
+	db, err := ingest.OpenDB(filepath.Join(t.TempDir(), "m.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := Read(ctx, db); err == nil {
+		t.Fatal("Read of a database without a model: no error")
+	}
+	md, err := Write(ctx, db, RunInfo{Data: ds, Result: res, Options: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Twice: the model is replaced, not added to, and written the same.
+	md2, err := Write(ctx, db, RunInfo{Data: ds, Result: res, Options: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md2.Digest != md.Digest {
+		t.Fatalf("the same model written twice has digests %s and %s", md.Digest, md2.Digest)
+	}
+	var rows int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM model_weights").Scan(&rows); err != nil || rows != fm.NumFeatures() {
+		t.Fatalf("model_weights has %d rows (%v), want %d", rows, err, fm.NumFeatures())
+	}
+	back, err := Read(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Digest != md.Digest {
+		t.Fatalf("read back digest %s, wrote %s", back.Digest, md.Digest)
+	}
+	src, err := Generate(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src2, _ := Generate(md)
+	if string(src) != string(src2) {
+		t.Fatal("Generate differs between the written and the read-back model")
+	}
+	got := parseWeights(t, src)
+	for id, v := range back.Weights {
+		if got[id] != v {
+			t.Fatalf("feature %d: generated %v, database %v", id, got[id], v)
+		}
+	}
+	if !strings.HasPrefix(string(src), "// Code generated by \"rpshogi model gen\"; DO NOT EDIT.\n") {
+		t.Error("generated file lacks the canonical header")
+	}
+
+	zero := &Model{Weights: make([]float32, fm.NumFeatures())}
+	mev, err := Evaluate(ctx, zero, paths, train.EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := train.Evaluate(ctx, &train.Tally{}, paths, train.EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mev.Positions != ev.Positions || mev.Model != ev.Uniform {
+		t.Fatalf("zero model on %d positions: %+v; uniform on %d: %+v", mev.Positions, mev.Model, ev.Positions, ev.Uniform)
+	}
+}
+
+// parseWeights reads the keyed float32 literals of modelWeights from the
+// generated source.
+func parseWeights(t *testing.T, src []byte) []float32 {
+	f, err := parser.ParseFile(token.NewFileSet(), "model_gen.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := make([]float32, fm.NumFeatures())
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		cl, ok := n.(*ast.CompositeLit)
+		if !ok {
+			return true
+		}
+		found = true
+		for _, e := range cl.Elts {
+			kv := e.(*ast.KeyValueExpr)
+			id, err1 := strconv.Atoi(kv.Key.(*ast.BasicLit).Value)
+			var s string
+			switch v := kv.Value.(type) {
+			case *ast.BasicLit:
+				s = v.Value
+			case *ast.UnaryExpr:
+				s = v.Op.String() + v.X.(*ast.BasicLit).Value
+			}
+			x, err2 := strconv.ParseFloat(s, 32)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("bad element %v", e)
+			}
+			w[id] = float32(x)
+		}
+		return false
+	})
+	if !found {
+		t.Fatal("no composite literal in the generated source")
+	}
+	return w
+}
+
+// TestWriteExamples writes the examples of a few games to Arrow and reads
+// them back: one row per legal move, one played move per position, the
+// features those of the dataset; and the same bytes twice.
+func TestWriteExamples(t *testing.T) {
+	games, _ := proGames(t, 2)
+	ds, err := Collect(context.Background(), games, DataOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := WriteExamples(dir, ds); err != nil {
+		t.Fatal(err)
+	}
+	first, err := os.ReadFile(filepath.Join(dir, ExamplesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteExamples(dir, ds); err != nil {
+		t.Fatal(err)
+	}
+	if second, _ := os.ReadFile(filepath.Join(dir, ExamplesFile)); !bytes.Equal(first, second) {
+		t.Fatal("two writes of the same dataset differ")
+	}
+	r, err := ipc.NewFileReader(bytes.NewReader(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var rows, played int64
+	var flat []fm.Feature
+	for i := 0; i < r.NumRecords(); i++ {
+		rec, err := r.Record(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := rec.Column(3).(*array.Boolean)
+		ls := rec.Column(5).(*array.List)
+		vals := ls.ListValues().(*array.Uint16)
+		for k := 0; k < int(rec.NumRows()); k++ {
+			rows++
+			if pl.Value(k) {
+				played++
+			}
+			lo, hi := ls.ValueOffsets(k)
+			for v := lo; v < hi; v++ {
+				flat = append(flat, vals.Value(int(v)))
+			}
+		}
+	}
+	if rows != ds.Moves || played != ds.Positions {
+		t.Fatalf("%d rows, %d played; want %d moves, %d positions", rows, played, ds.Moves, ds.Positions)
+	}
+	var want []fm.Feature
+	for _, c := range ds.chunks {
+		want = append(want, c.feats...)
+	}
+	if !slices.Equal(flat, want) {
+		t.Fatal("the features read back differ from the dataset's")
+	}
+}

@@ -1,0 +1,163 @@
+package movemodel
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"time"
+
+	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+)
+
+// Schema holds the model's tables, in the training database beside the
+// counts: model_weights is the current model (one row per feature, with
+// its name, so it can be audited with SQL), model_runs every fit.
+const Schema = `
+CREATE TABLE IF NOT EXISTS model_runs(
+	id              INTEGER PRIMARY KEY,
+	feature_version INTEGER NOT NULL,
+	features        INTEGER NOT NULL,
+	games           INTEGER NOT NULL,
+	positions       INTEGER NOT NULL,
+	moves           INTEGER NOT NULL,
+	options         TEXT NOT NULL,
+	iterations      INTEGER NOT NULL,
+	objective       REAL NOT NULL,
+	train_loglik    REAL NOT NULL,
+	digest          TEXT NOT NULL,
+	finished        TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS model_weights(
+	feature_id INTEGER PRIMARY KEY,
+	name       TEXT NOT NULL,
+	weight     REAL NOT NULL
+);
+`
+
+// Model is a fitted model as stored: its weights by feature ID, as
+// float32 (what the engine uses), and their digest.
+type Model struct {
+	FeatureVersion int
+	Weights        []float32
+	Digest         string
+	Games          int64
+	Positions      int64
+}
+
+// WeightsDigest returns "sha256:" and the hex SHA-256 of the feature
+// version and the weights as little-endian float32 bits.
+func WeightsDigest(version int, w []float32) string {
+	h := sha256.New()
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], uint32(version))
+	h.Write(b[:])
+	for _, v := range w {
+		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
+		h.Write(b[:])
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// Float32 rounds weights to float32.
+func Float32(w []float64) []float32 {
+	out := make([]float32, len(w))
+	for i, v := range w {
+		out[i] = float32(v)
+	}
+	return out
+}
+
+// RunInfo describes a fit for model_runs.
+type RunInfo struct {
+	Data    *Dataset
+	Result  *Result
+	Options string // the options, as the user gave them
+}
+
+// Write replaces the model of the database db by w (float32-rounded
+// weights) and records the run, in one transaction, and returns the model.
+func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
+	w := Float32(info.Result.Weights)
+	md := &Model{FeatureVersion: fm.Version, Weights: w, Digest: WeightsDigest(fm.Version, w),
+		Games: info.Data.Games, Positions: info.Data.Positions}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, Schema); err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM model_weights`); err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO model_weights(feature_id, name, weight) VALUES(?, ?, ?)`)
+	if err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	defer st.Close()
+	for id, v := range w {
+		if _, err := st.ExecContext(ctx, id, fm.Name(id), float64(v)); err != nil {
+			return nil, fmt.Errorf("train: writing the model: %w", err)
+		}
+	}
+	r, ds := info.Result, info.Data
+	if _, err := tx.ExecContext(ctx, `INSERT INTO model_runs(feature_version, features, games, positions, moves, options,
+		iterations, objective, train_loglik, digest, finished) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		fm.Version, len(w), ds.Games, ds.Positions, ds.Moves, info.Options, r.Iterations, r.Objective, r.LogLik,
+		md.Digest, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	return md, nil
+}
+
+// Read returns the model of the database q: the weights of model_weights
+// and the provenance of the last run. It fails when the database has no
+// model or one of another feature version.
+func Read(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (*Model, error) {
+	md := &Model{}
+	var digest string
+	err := q.QueryRowContext(ctx, `SELECT feature_version, games, positions, digest FROM model_runs ORDER BY id DESC LIMIT 1`).
+		Scan(&md.FeatureVersion, &md.Games, &md.Positions, &digest)
+	if err != nil {
+		return nil, fmt.Errorf("train: reading the model (fit one with \"rpshogi model fit\"): %w", err)
+	}
+	if md.FeatureVersion != fm.Version {
+		return nil, fmt.Errorf("train: the model has feature version %d, this build %d: fit it again", md.FeatureVersion, fm.Version)
+	}
+	md.Weights = make([]float32, fm.NumFeatures())
+	rows, err := q.QueryContext(ctx, `SELECT feature_id, weight FROM model_weights`)
+	if err != nil {
+		return nil, fmt.Errorf("train: reading the model: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int
+		var v float64
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, fmt.Errorf("train: reading the model: %w", err)
+		}
+		if id < 0 || id >= len(md.Weights) {
+			return nil, fmt.Errorf("train: reading the model: feature %d out of range", id)
+		}
+		md.Weights[id] = float32(v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("train: reading the model: %w", err)
+	}
+	md.Digest = WeightsDigest(md.FeatureVersion, md.Weights)
+	if md.Digest != digest {
+		return nil, fmt.Errorf("train: the model's weights (%s) do not match its last run (%s)", md.Digest, digest)
+	}
+	return md, nil
+}
