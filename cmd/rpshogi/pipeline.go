@@ -82,6 +82,7 @@ archives; the bundled self-play collection when no PATH is given):
 Running it again on the same DIR adds only games it has not counted yet
 (the model is fitted again on all of them: the same games give the same
 weights).
+
 DIR remembers what it was built from (DIR/pipeline.json): the bundled
 games (no PATH) or your records (PATHs). A run on the other kind is
 refused, so that your records are never mixed with the bundled games by
