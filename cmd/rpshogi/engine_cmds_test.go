@@ -1,17 +1,22 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/train"
+	"github.com/rpshogi/rpshogi/train/movemodel"
 	"github.com/spf13/cobra"
 )
 
@@ -157,8 +162,10 @@ func TestCommittedTableUpToDate(t *testing.T) {
 
 // TestPipelineBuildsAnEngine runs the whole pipeline on a few self-play
 // games, then checks its outputs: the table has the database's corpus
-// digest, the engine speaks USI under that table's name, and
-// build-engine --table compiles the same table again.
+// digest, the move model (DIR/model_gen.go) is the database's, the engine
+// speaks USI under that table's name and answers a search with
+// Probability=model with a legal move, and build-engine --table --model
+// compiles the same table and model again.
 func TestPipelineBuildsAnEngine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the engine twice")
@@ -174,7 +181,7 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 	if code := execute(context.Background(), ios, append([]string{"pipeline", "-o", out}, games...)); code != exitOK {
 		t.Fatalf("pipeline exit %d: %s", code, stderr.String())
 	}
-	for _, f := range []string{pipelineDB, pipelineTable, pipelineEngine, filepath.Join(pipelineArrow, train.PositionsFile), filepath.Join(pipelineArrow, train.CountsFile)} {
+	for _, f := range []string{pipelineDB, pipelineTable, pipelineModel, pipelineEngine, filepath.Join(pipelineArrow, train.PositionsFile), filepath.Join(pipelineArrow, train.CountsFile)} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("pipeline left no %s: %v", f, err)
 		}
@@ -184,9 +191,20 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	digest, err := train.CorpusDigest(context.Background(), db)
-	db.Close()
 	if err != nil {
 		t.Fatal(err)
+	}
+	md, err := movemodel.Read(context.Background(), db)
+	db.Close()
+	if err != nil {
+		t.Fatalf("the pipeline fitted no model into its database: %v", err)
+	}
+	wantModel, err := movemodel.Generate(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, pipelineModel)); !bytes.Equal(got, wantModel) {
+		t.Errorf("%s is not the database's model %s", pipelineModel, md.Digest)
 	}
 	table, err := os.ReadFile(filepath.Join(out, pipelineTable))
 	if err != nil {
@@ -199,14 +217,81 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 	if got := engineName(t, filepath.Join(out, pipelineEngine)); got != wantName {
 		t.Errorf("pipeline engine: %q, want %q", got, wantName)
 	}
-	// build-engine --table compiles the same table into another binary.
+	engineModelMove(t, filepath.Join(out, pipelineEngine))
+	// build-engine --table --model compiles the same table and model
+	// into another binary.
 	stdout.Reset()
 	other := filepath.Join(out, "again")
-	if code := execute(context.Background(), ios, []string{"build-engine", "--table", filepath.Join(out, pipelineTable), "-o", other}); code != exitOK {
+	if code := execute(context.Background(), ios, []string{"build-engine", "--table", filepath.Join(out, pipelineTable),
+		"--model", filepath.Join(out, pipelineModel), "-o", other}); code != exitOK {
 		t.Fatalf("build-engine exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "the move model in "+filepath.Join(out, pipelineModel)) {
+		t.Errorf("build-engine --model: %s", stdout.String())
 	}
 	if got := engineName(t, other); got != wantName {
 		t.Errorf("build-engine --table: %q, want %q", got, wantName)
+	}
+}
+
+// engineModelMove starts an engine binary, sets Probability=model,
+// searches a position briefly and checks that the best move is legal.
+func engineModelMove(t *testing.T, bin string) {
+	t.Helper()
+	const position = "startpos moves 7g7f 3c3d 2g2f"
+	cmd := exec.Command(bin)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	fmt.Fprintf(in, "usi\nsetoption name Probability value model\nisready\nposition %s\ngo byoyomi 300\n", position)
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(outPipe)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	var got []string
+	timeout := time.After(60 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("%s ended without a bestmove: %q", bin, got)
+			}
+			got = append(got, l)
+			if strings.HasPrefix(l, "info string") && strings.Contains(strings.ToLower(l), "error") {
+				t.Errorf("%s: %s", bin, l)
+			}
+			if mv, ok := strings.CutPrefix(l, "bestmove "); ok {
+				fmt.Fprintln(in, "quit")
+				mv, _, _ = strings.Cut(mv, " ")
+				pos, err := kifu.ParseUSIPosition(position)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := pos.ParseUSIMove(mv); err != nil {
+					t.Errorf("Probability=model: bestmove %q: %v", mv, err)
+				}
+				for range lines {
+				}
+				return
+			}
+		case <-timeout:
+			cmd.Process.Kill()
+			t.Fatalf("%s gave no bestmove in 60 s: %q", bin, got)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -128,6 +129,44 @@ func fitModelStep(ctx context.Context, ios *iostreams, db, out string) error {
 	opts := &modelFitOptions{IO: ios, DB: db, Out: out, Iterations: defaultModelIterations, L2: defaultModelL2}
 	opts.Fit = movemodel.FitOptions{L2: opts.L2, Iterations: opts.Iterations}
 	return runModelFit(ctx, opts)
+}
+
+// readModelIfAny returns the move model of the training database db, or
+// nil when it has none (no fit yet, or a database from before the model).
+func readModelIfAny(ctx context.Context, db *sql.DB) (*movemodel.Model, error) {
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'model_runs'`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("train: reading the model: %w", err)
+	}
+	if n > 0 {
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM model_runs`).Scan(&n); err != nil {
+			return nil, fmt.Errorf("train: reading the model: %w", err)
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return movemodel.Read(ctx, db)
+}
+
+// modelFromDB returns the move model of the training database at path as
+// Go source (tables/model_gen.go), with the model; nil, nil when the
+// database has none.
+func modelFromDB(ctx context.Context, path string) ([]byte, *movemodel.Model, error) {
+	db, err := openReadOnly("build-engine", path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	md, err := readModelIfAny(ctx, db)
+	if err != nil || md == nil {
+		return nil, nil, err
+	}
+	src, err := movemodel.Generate(md)
+	if err != nil {
+		return nil, nil, err
+	}
+	return src, md, nil
 }
 
 func groupList() string {

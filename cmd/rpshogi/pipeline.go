@@ -36,6 +36,7 @@ const (
 	pipelineDB     = "rpshogi.sqlite"
 	pipelineArrow  = "arrow"
 	pipelineTable  = "probabilities_gen.go"
+	pipelineModel  = "model_gen.go"
 	pipelineEngine = "rpshogi-engine"
 	pipelineData   = "data"
 	pipelineSource = "pipeline.json"
@@ -63,18 +64,25 @@ func newPipelineCmd(ios *iostreams, runF func(context.Context, *pipelineOptions)
 	opts := &pipelineOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "pipeline [PATH...] [-o DIR]",
-		Short: "Ingest, train, write the table and build the engine, in one command",
+		Short: "Ingest, train, write the table, fit the move model and build the engine, in one command",
 		Long: `pipeline runs every step on the game records in PATH (files, folders,
 archives; the bundled self-play collection when no PATH is given):
 
   1. ingest + train: the distinct games and their category counts into
      DIR/rpshogi.sqlite, and DIR/arrow/{positions,counts}.arrow;
   2. tables: the probability table as Go source, DIR/probabilities_gen.go;
-  3. build-engine: the USI engine compiled with that table,
-     DIR/rpshogi-engine (needs the Go toolchain and the source tree:
-     checked before step 1; --no-engine stops after step 2).
+  3. model fit: the learned move model (as "rpshogi model fit" with its
+     defaults) on every game of the database, its weights into the
+     database (table model_weights) and as Go source, DIR/model_gen.go;
+  4. build-engine: the USI engine compiled with that table and that model
+     (USI option Probability=model), DIR/rpshogi-engine (needs the Go
+     toolchain and the source tree: checked before step 1; --no-engine
+     stops after step 3).
 
-Running it again on the same DIR adds only games it has not counted yet.
+Running it again on the same DIR adds only games it has not counted yet
+(the model is fitted again on all of them: the same games give the same
+weights).
+
 DIR remembers what it was built from (DIR/pipeline.json): the bundled
 games (no PATH) or your records (PATHs). A run on the other kind is
 refused, so that your records are never mixed with the bundled games by
@@ -84,7 +92,7 @@ it never compile the generated table.`,
 		Example: `  rpshogi pipeline
   rpshogi pipeline ~/kifu games.zip -o out
   rpshogi pipeline more.zip -o out                 # adds the new games of more.zip
-  rpshogi pipeline ~/kifu -o out --no-engine       # database and table only`,
+  rpshogi pipeline ~/kifu -o out --no-engine       # database, table and model only`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Paths = args
 			if _, err := opts.Flags.options(); err != nil {
@@ -98,7 +106,7 @@ it never compile the generated table.`,
 	}
 	cmd.Flags().StringVarP(&opts.Out, "output", "o", "rpshogi-out", "folder for the database, Arrow files, table and engine")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the final summary")
-	cmd.Flags().BoolVar(&opts.NoEngine, "no-engine", false, "stop after the table: do not build the engine (no Go toolchain or source tree needed)")
+	cmd.Flags().BoolVar(&opts.NoEngine, "no-engine", false, "stop after the table and the model: do not build the engine (no Go toolchain or source tree needed)")
 	cmd.Flags().BoolVar(&opts.Add, "add", false, "add to a folder built from the other kind of source (bundled games or your records)")
 	opts.Flags.register(cmd.Flags())
 	return cmd
@@ -106,10 +114,10 @@ it never compile the generated table.`,
 
 func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	start := time.Now()
-	// Step 3's preconditions are checked before any work is done.
+	// Step 4's preconditions are checked before any work is done.
 	if !opts.NoEngine {
 		if _, _, err := buildTools(); err != nil {
-			return fmt.Errorf("pipeline: step 3 (build the engine) cannot run: %v; or pass --no-engine to stop after the table", err)
+			return fmt.Errorf("pipeline: step %d (build the engine) cannot run: %v; or pass --no-engine to stop after the table and the model", pipelineSteps, err)
 		}
 	}
 	kind := sourceRecords
@@ -136,7 +144,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	bars := !opts.Quiet && isTerminal(opts.IO.ErrOut)
 	stage := func(n int, what string) {
 		if !opts.Quiet && !bars {
-			fmt.Fprintf(opts.IO.ErrOut, "[%d/3] %s\n", n, what)
+			fmt.Fprintf(opts.IO.ErrOut, "[%d/%d] %s\n", n, pipelineSteps, what)
 		}
 	}
 
@@ -151,9 +159,9 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	var bar *progressbar.ProgressBar
 	if bars {
 		bar = newIngestBar(opts.IO.ErrOut)
-		bar.Describe("[1/3] train")
+		bar.Describe(fmt.Sprintf("[1/%d] train", pipelineSteps))
 		topts.Progress = func(p train.Progress) {
-			bar.Describe(fmt.Sprintf("[1/3] train: %d files, %d games, %d positions", p.Files, p.Games, p.Positions))
+			bar.Describe(fmt.Sprintf("[1/%d] train: %d files, %d games, %d positions", pipelineSteps, p.Files, p.Games, p.Positions))
 			bar.Set64(p.Bytes)
 		}
 	}
@@ -177,52 +185,86 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 		return fmt.Errorf("pipeline: %w", err)
 	}
 
+	// 3. model fit
+	stage(3, "fit the move model")
+	modelPath := filepath.Join(opts.Out, pipelineModel)
+	// The fit's report goes with the stage messages (standard error),
+	// nowhere with -q or progress bars.
+	fitIO := &iostreams{In: opts.IO.In, Out: opts.IO.ErrOut, ErrOut: opts.IO.ErrOut}
+	if opts.Quiet || bars {
+		fitIO = &iostreams{In: opts.IO.In, Out: io.Discard, ErrOut: io.Discard}
+	}
+	stopSpin := spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[3/%d] model fit", pipelineSteps))
+	err = fitModelStep(ctx, fitIO, dbPath, modelPath)
+	stopSpin()
+	if err != nil {
+		return interrupted(ctx, asStep("pipeline", err), "in step 3: "+dbPath+" and "+tablePath+" are written; the model was not (run the pipeline again to finish)")
+	}
+	model, err := os.ReadFile(modelPath)
+	if err != nil {
+		return fmt.Errorf("pipeline: %w", err)
+	}
+
 	w := opts.IO.Out
 	if opts.NoEngine {
-		writePipelineSummary(w, opts, source, start, res, dbPath, topts.ArrowDir, tablePath, prov)
-		fmt.Fprintln(w, "  engine   not built (--no-engine): rpshogi build-engine --table "+tablePath+" -o PATH builds it")
+		writePipelineSummary(w, opts, source, start, res, dbPath, topts.ArrowDir, tablePath, modelPath, prov)
+		fmt.Fprintln(w, "  engine   not built (--no-engine): rpshogi build-engine --table "+tablePath+" --model "+modelPath+" -o PATH builds it")
 		writeTopCategories(w, res.Total, 8)
 		return nil
 	}
 
-	// 3. build-engine
-	stage(3, "build the engine")
+	// 4. build-engine
+	stage(4, "build the engine")
 	enginePath := filepath.Join(opts.Out, pipelineEngine)
-	var spin *progressbar.ProgressBar
-	if bars {
-		spin = progressbar.NewOptions(-1, progressbar.OptionSetWriter(opts.IO.ErrOut),
-			progressbar.OptionSetDescription("[3/3] go build"), progressbar.OptionSpinnerType(14), progressbar.OptionClearOnFinish())
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			t := time.NewTicker(100 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					spin.Add(1)
-				}
-			}
-		}()
-	}
-	err = buildEngine(ctx, table, enginePath)
-	if spin != nil {
-		spin.Finish()
-	}
+	stopSpin = spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[4/%d] go build", pipelineSteps))
+	err = buildEngine(ctx, table, model, enginePath)
+	stopSpin()
 	if err != nil {
-		return interrupted(ctx, err, "in step 3: "+dbPath+" and "+tablePath+" are written; the engine was not built (run the pipeline again to finish)")
+		return interrupted(ctx, err, "in step 4: "+dbPath+", "+tablePath+" and "+modelPath+" are written; the engine was not built (run the pipeline again to finish)")
 	}
 
-	writePipelineSummary(w, opts, source, start, res, dbPath, topts.ArrowDir, tablePath, prov)
-	fmt.Fprintf(w, "  engine   %s: start it from a USI GUI, or type usi, isready, position startpos, go byoyomi 1000\n", enginePath)
+	writePipelineSummary(w, opts, source, start, res, dbPath, topts.ArrowDir, tablePath, modelPath, prov)
+	fmt.Fprintf(w, "  engine   %s: start it from a USI GUI, or type usi, isready, position startpos, go byoyomi 1000 (setoption name Probability value model: the move model)\n", enginePath)
 	writeTopCategories(w, res.Total, 8)
 	return nil
 }
 
+// pipelineSteps is the number of steps of the pipeline.
+const pipelineSteps = 4
+
+// spinner shows a spinner described by what on w until the returned
+// function is called, when on (progress bars are shown); else it does
+// nothing.
+func spinner(on bool, w io.Writer, what string) (stop func()) {
+	if !on {
+		return func() {}
+	}
+	spin := progressbar.NewOptions(-1, progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what), progressbar.OptionSpinnerType(14), progressbar.OptionClearOnFinish())
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				spin.Add(1)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+		spin.Finish()
+	}
+}
+
 func writePipelineSummary(w io.Writer, opts *pipelineOptions, source string, start time.Time, res *train.Result,
-	dbPath, arrowDir, tablePath string, prov tables.Provenance) {
+	dbPath, arrowDir, tablePath, modelPath string, prov tables.Provenance) {
 	rep := res.Report
 	fmt.Fprintf(w, "pipeline on %s, in %.1fs\n", source, time.Since(start).Seconds())
 	fmt.Fprintf(w, "  records  %d read: %d accepted, %d duplicates, %d filtered, %d rejected\n",
@@ -231,6 +273,7 @@ func writePipelineSummary(w io.Writer, opts *pipelineOptions, source string, sta
 		res.Games, res.TotalGames, res.Total.Positions, res.Total.Forced)
 	fmt.Fprintf(w, "  database %s (arrow files in %s)\n", dbPath, arrowDir)
 	fmt.Fprintf(w, "  table    %s (corpus %s)\n", tablePath, prov.Source)
+	fmt.Fprintf(w, "  model    %s (fitted on the database's %d games; rpshogi evaluate --db %s scores it)\n", modelPath, res.TotalGames, dbPath)
 }
 
 // pipelineRecord is DIR/pipeline.json: what the folder was built from.
