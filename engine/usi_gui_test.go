@@ -273,7 +273,7 @@ func TestUSIBoundedCommands(t *testing.T) {
 		t.Errorf("go perft 20 took %v to stop", el)
 	}
 	p.send("go perft 20", "quit")
-	p.ended(5 * time.Second, "go perft 20, quit: the loop did not end")
+	p.ended(5*time.Second, "go perft 20, quit: the loop did not end")
 }
 
 // TestUSIQuitEndsSearch: quit and the end of the input end a running
@@ -292,7 +292,7 @@ func TestUSIQuitEndsSearch(t *testing.T) {
 			p.expect("readyok", 10*time.Second)
 			p.sendRaw("position sfen " + benchPositions[2].sfen + "\n" + tc.input)
 			p.in.Close()
-			p.ended(3 * time.Second, "the loop did not end")
+			p.ended(3*time.Second, "the loop did not end")
 		})
 	}
 }
@@ -309,7 +309,7 @@ func TestUSIBinaryQuickExit(t *testing.T) {
 			p.expect("info depth", 5*time.Second)
 		}
 		p.in.Close()
-		p.ended(3 * time.Second, fmt.Sprintf("after info depth %v: the engine did not exit when its input closed", wait))
+		p.ended(3*time.Second, fmt.Sprintf("after info depth %v: the engine did not exit when its input closed", wait))
 	}
 }
 
