@@ -52,6 +52,22 @@ func (p *usiProc) readyNoBestMove(timeout time.Duration) {
 	}
 }
 
+// ended waits up to d for the loop or the process to end, failing with
+// what and the wait's error otherwise.
+func (p *usiProc) ended(d time.Duration, what string) {
+	p.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			p.t.Error(err)
+		}
+	case <-time.After(d):
+		p.t.Fatal(what)
+	}
+}
+
 // guiPositions are positions of real games (and the start) that no side
 // has lost: a bestmove resign in any of them is a bug.
 func guiPositions() []string {
@@ -257,16 +273,7 @@ func TestUSIBoundedCommands(t *testing.T) {
 		t.Errorf("go perft 20 took %v to stop", el)
 	}
 	p.send("go perft 20", "quit")
-	done := make(chan error, 1)
-	go func() { done <- p.wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Error(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("go perft 20, quit: the loop did not end")
-	}
+	p.ended(5*time.Second, "go perft 20, quit: the loop did not end")
 }
 
 // TestUSIQuitEndsSearch: quit and the end of the input end a running
@@ -285,16 +292,7 @@ func TestUSIQuitEndsSearch(t *testing.T) {
 			p.expect("readyok", 10*time.Second)
 			p.sendRaw("position sfen " + benchPositions[2].sfen + "\n" + tc.input)
 			p.in.Close()
-			done := make(chan error, 1)
-			go func() { done <- p.wait() }()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Error(err)
-				}
-			case <-time.After(3 * time.Second):
-				t.Fatal("the loop did not end")
-			}
+			p.ended(3*time.Second, "the loop did not end")
 		})
 	}
 }
@@ -311,16 +309,7 @@ func TestUSIBinaryQuickExit(t *testing.T) {
 			p.expect("info depth", 5*time.Second)
 		}
 		p.in.Close()
-		done := make(chan error, 1)
-		go func() { done <- p.wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Error(err)
-			}
-		case <-time.After(3 * time.Second):
-			t.Fatalf("after info depth %v: the engine did not exit when its input closed", wait)
-		}
+		p.ended(3*time.Second, fmt.Sprintf("after info depth %v: the engine did not exit when its input closed", wait))
 	}
 }
 
