@@ -288,3 +288,29 @@ func (b *board) afterOcc(m kifu.Move) kifu.Bitboard {
 	}
 	return b.occ.Clear(m.From()).Set(m.To())
 }
+
+// AttackMaps are the attack maps of a position, from the side to move
+// ("us"), that a Classifier builds in Reset: every piece's attacks with
+// the position's occupancy (kifu.Attacks), the king's included.
+type AttackMaps struct {
+	// Us and Them are the squares attacked by our pieces and by the
+	// opponent's.
+	Us, Them kifu.Bitboard
+	// UsTwice and ThemTwice are the squares attacked by at least two of
+	// our pieces and of the opponent's (a horse or dragon counts once).
+	UsTwice, ThemTwice kifu.Bitboard
+	// UsSlides and ThemSlides are the squares that our sliders and the
+	// opponent's (lances, bishops, rooks, horses, dragons) attack by
+	// sliding, a horse's and a dragon's steps left out.
+	UsSlides, ThemSlides kifu.Bitboard
+}
+
+// AttackMaps returns the attack maps of the position c was last reset
+// for (see Reset), which Reset has already built: asking costs nothing.
+func (c *Classifier) AttackMaps() AttackMaps {
+	return AttackMaps{
+		Us: c.usAtt1, Them: c.themAtt,
+		UsTwice: c.usAtt2, ThemTwice: c.themAtt2,
+		UsSlides: c.usRays, ThemSlides: c.themRays,
+	}
+}

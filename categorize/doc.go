@@ -91,7 +91,8 @@
 //   - classifyall.go: bulk classification (ClassifyAll), which works out
 //     the quiet moves of a piece or a drop type a bitboard at a time.
 //   - board.go: the board snapshot the Classifier reads, with the attack
-//     maps of both sides, attackers of a square and x-rays.
+//     maps of both sides (exported as AttackMaps, for categorize/cra),
+//     attackers of a square and x-rays.
 //   - see.go: the static exchange evaluation: SEE, the swap algorithm, and
 //     the Classifier's shortcuts through it (en prise, drops, board moves).
 //   - threats.go: what a move attacks afterwards: forks and the attack
@@ -103,13 +104,9 @@
 //
 // # Candidate Relevance Analysis
 //
-// The package also holds, for now, Grimbergen's Candidate Relevance
-// Analysis ("Candidate Relevance Analysis for selective search in shogi"):
-// the relevance classes of a move and its features (relevance.go,
-// features.go, formations.go: Analyzer, Analysis, Relevance, Feature) and
-// the move orderings by rank (cra.go: Rank, RankOf, CommonRank), built on
-// the Classifier's facts. It is another paper's analysis and will move to
-// a package of its own (categorize/cra); docs/cra.md describes it.
+// Grimbergen's Candidate Relevance Analysis ("Candidate Relevance
+// Analysis for selective search in shogi"), another paper's analysis
+// built on the Classifier's facts, is package categorize/cra.
 //
 // # Testing
 //

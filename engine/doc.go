@@ -26,7 +26,8 @@
 // safety, piece placement). The df-pn mate search of package engine/mate
 // runs before each search at the root (a proven mate is played at once)
 // and at interior nodes (mates, and mate threats that extend the node).
-// Candidate Relevance Analysis (CRAMode) can order or filter the moves.
+// Candidate Relevance Analysis (package categorize/cra; CRAMode) can
+// order or filter the moves.
 //
 // # Time and control
 //

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/tables"
 )
@@ -126,8 +127,8 @@ type Searcher struct {
 	TT     *TT
 	Coster Coster
 	Mode   Mode
-	CRA    CRAMode // Candidate Relevance Analysis in the main search (engine/cra.go)
-	cra    *CRA    // its analyzer, made on first use
+	CRA    CRAMode      // Candidate Relevance Analysis in the main search (engine/cra.go)
+	cra    *cra.Orderer // its analyzer, made on first use
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
 

@@ -1,9 +1,10 @@
-package tables
+package tables_test
 
 import (
 	"testing"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/tables"
 	"github.com/rpshogi/rpshogi/train/movemodel"
 )
 
@@ -11,15 +12,15 @@ import (
 // build's feature set and that its weights are those the digest names
 // (the digest of the database's model_weights when it was generated).
 func TestModelMatchesFeatures(t *testing.T) {
-	if ModelFeatureVersion != fm.Version {
-		t.Fatalf("model_gen.go has feature version %d, categorize/movemodel %d: fit and generate the model again", ModelFeatureVersion, fm.Version)
+	if tables.ModelFeatureVersion != fm.Version {
+		t.Fatalf("model_gen.go has feature version %d, categorize/movemodel %d: fit and generate the model again", tables.ModelFeatureVersion, fm.Version)
 	}
-	w := ModelWeights()
+	w := tables.ModelWeights()
 	if len(w) != fm.NumFeatures() {
 		t.Fatalf("model_gen.go has %d weights, categorize/movemodel %d features", len(w), fm.NumFeatures())
 	}
-	if d := movemodel.WeightsDigest(ModelFeatureVersion, w); d != ModelDigest {
-		t.Fatalf("the weights' digest is %s, ModelDigest %s", d, ModelDigest)
+	if d := movemodel.WeightsDigest(tables.ModelFeatureVersion, w); d != tables.ModelDigest {
+		t.Fatalf("the weights' digest is %s, ModelDigest %s", d, tables.ModelDigest)
 	}
 	nz := 0
 	for _, v := range w {

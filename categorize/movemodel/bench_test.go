@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -46,7 +47,7 @@ func BenchmarkExtract(b *testing.B) {
 		}
 	})
 	b.Run("cra", func(b *testing.B) {
-		var a categorize.Analyzer
+		var a cra.Analyzer
 		var mv [kifu.MaxMoves]kifu.Move
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {

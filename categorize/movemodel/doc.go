@@ -10,7 +10,7 @@
 // move:
 //
 //   - category: the move's categorize categories, alone and by game phase;
-//   - cra: the CRA relevance features (categorize.Feature) and rank of
+//   - cra: the CRA relevance features (cra.Feature) and rank of
 //     the move, alone and by game phase and by either king's danger;
 //   - king: the destination (and origin) relative to both kings, by the
 //     moving piece (or dropped type);
@@ -22,7 +22,7 @@
 //   - previous: distance to the previous move's destination, answering a
 //     check, moving again the piece our previous move moved, recapture
 //     patterns;
-//   - danger: either king's danger (categorize.KingDangerScore) by piece.
+//   - danger: either king's danger (cra.KingDangerScore) by piece.
 //
 // The weights are fitted by train/movemodel and compiled into tables.
 // The feature set has a Version; weights are only valid with the version

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -16,10 +17,10 @@ const MaxActive = 160
 // it. The per-position work (categorize's Analyzer: attack maps, threats,
 // king danger) is done once in Reset. An Extractor is reusable, allocates
 // nothing and is not safe for concurrent use; the zero value is ready for
-// Reset. Like categorize.Analyzer it plays checking moves and takes them
+// Reset. Like cra.Analyzer it plays checking moves and takes them
 // back, so the position must not be used concurrently.
 type Extractor struct {
-	an          categorize.Analyzer
+	an          cra.Analyzer
 	pos         *kifu.Position
 	us, them    kifu.Color
 	occ         kifu.Bitboard

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -78,7 +79,7 @@ const (
 	pieceNB   = 15      // no piece, or a piece type Pawn..Dragon
 	prevNB    = 6       // distance to the previous move's destination: none, 0, 1, 2, 3-4, 5+
 	craNB     = 64
-	rankNB    = int(categorize.RankNB) + 1
+	rankNB    = int(cra.RankNB) + 1
 	promoteNB = 2
 )
 
@@ -121,12 +122,12 @@ var (
 		return fmt.Sprintf("unused%d", i)
 	}}
 	dCRA = dim{"cra", craNB, func(i int) string {
-		if i < categorize.FeatureCount() {
-			return categorize.Feature(i).String()
+		if i < cra.FeatureCount() {
+			return cra.Feature(i).String()
 		}
 		return fmt.Sprintf("unused%d", i)
 	}}
-	dRank         = dim{"rank", rankNB, func(i int) string { return categorize.Rank(i).String() }}
+	dRank         = dim{"rank", rankNB, func(i int) string { return cra.Rank(i).String() }}
 	dOurDanger    = dim{"our-danger", dangerNB, names(dangerNames[:])}
 	dTheirDanger  = dim{"their-danger", dangerNB, names(dangerNames[:])}
 	dToTheirK     = dim{"to-their-king", relNB, relName}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -56,10 +57,10 @@ func forEachPosition(tb testing.TB, step int, f func(pos *kifu.Position, played 
 // template order), exactly one feature of every single-valued template
 // (the origin ones for board moves only, the king-relative ones when the
 // king is on the board), the categories those of categorize.Classify,
-// the CRA features those of categorize.Analyzer.
+// the CRA features those of cra.Analyzer.
 func TestAppend(t *testing.T) {
 	var x Extractor
-	var an categorize.Analyzer
+	var an cra.Analyzer
 	var buf [MaxActive]Feature
 	positions, moves := 0, 0
 	forEachPosition(t, 13, func(pos *kifu.Position, played kifu.Move) {

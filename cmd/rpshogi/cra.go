@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
-	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/spf13/cobra"
@@ -171,7 +171,7 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 		iopts := opts.Ingest
 		iopts.Stdin = opts.IO.In
 		iopts.Process = func(g *ingest.Game) (any, error) {
-			return craexp.AnalyzeGame(g.Record, engine.NewCRA(costs), opts.ListNG)
+			return craexp.AnalyzeGame(g.Record, cra.NewOrderer(costs), opts.ListNG)
 		}
 		seq := 0
 		sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
@@ -306,7 +306,7 @@ func writeCRATables(w io.Writer, out *craexp.Tables, opts *craOptions) {
 }
 
 // writeCRAPosition prints the analysis of every legal move of
-// opts.Position, in our order (engine.OursKey).
+// opts.Position, in our order (cra.OursKey).
 func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) error {
 	pos, err := parsePosition(opts.Position)
 	if err != nil {
@@ -314,15 +314,15 @@ func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) e
 	}
 	var mbuf [kifu.MaxMoves]kifu.Move
 	moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
-	cra := engine.NewCRA(costs)
-	cra.Full = true // list every feature
-	an := cra.Analyze(pos, pos.LastMove(), moves, nil)
+	o := cra.NewOrderer(costs)
+	o.Full = true // list every feature
+	an := o.Analyze(pos, pos.LastMove(), moves, nil)
 	order := make([]int, len(an))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(engine.OursKey(&an[x]), engine.OursKey(&an[y])) })
-	ours, theirs := categorize.KingDangerScore(pos, pos.SideToMove()), categorize.KingDangerScore(pos, pos.SideToMove().Opp())
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(cra.OursKey(&an[x]), cra.OursKey(&an[y])) })
+	ours, theirs := cra.KingDangerScore(pos, pos.SideToMove()), cra.KingDangerScore(pos, pos.SideToMove().Opp())
 	if opts.JSON {
 		type moveJSON struct {
 			Move     string   `json:"move"`
@@ -351,7 +351,7 @@ func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) e
 		return enc.Encode(out)
 	}
 	w := &errWriter{w: opts.IO.Out}
-	fmt.Fprintf(w, "%s\nking danger: ours %d, theirs %d (in danger from %d)\n", pos.SFEN(), ours, theirs, categorize.DangerLevel)
+	fmt.Fprintf(w, "%s\nking danger: ours %d, theirs %d (in danger from %d)\n", pos.SFEN(), ours, theirs, cra.DangerLevel)
 	fmt.Fprintf(w, "%-4s %-7s %4s %-17s %5s  %s\n", "#", "move", "SEE", "rank", "cost", "classes [features]")
 	for k, i := range order {
 		e := &an[i]
@@ -361,11 +361,11 @@ func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) e
 }
 
 // featureNames returns the names of the features of fs.
-func featureNames(fs categorize.Features) []string {
+func featureNames(fs cra.Features) []string {
 	var out []string
-	for f := 0; f < categorize.FeatureCount(); f++ {
-		if fs.Has(categorize.Feature(f)) {
-			out = append(out, categorize.Feature(f).String())
+	for f := 0; f < cra.FeatureCount(); f++ {
+		if fs.Has(cra.Feature(f)) {
+			out = append(out, cra.Feature(f).String())
 		}
 	}
 	return out

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
-	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -24,7 +24,7 @@ func runCRASearch(ctx context.Context, opts *craOptions, rec *kifu.Record, costs
 		algs[i], _ = craexp.ParseFixedOrder(a)
 	}
 	rep, err := craexp.Search(ctx, rec, craexp.SearchOptions{Depths: opts.Depths, Orders: algs, Quiesce: opts.Quiesce,
-		MaxNodes: opts.MaxNodes, From: opts.From, To: opts.To, CRA: engine.NewCRA(costs),
+		MaxNodes: opts.MaxNodes, From: opts.From, To: opts.To, CRA: cra.NewOrderer(costs),
 		OnPosition: func(rep *craexp.SearchReport, p *craexp.SearchPosition) error {
 			if !opts.JSON {
 				fmt.Fprintf(opts.IO.ErrOut, "move %d searched (%s)\n", p.MoveNumber, time.Now().Format("15:04:05"))

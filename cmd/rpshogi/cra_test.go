@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
@@ -159,7 +159,7 @@ func TestRunCRATables(t *testing.T) {
 	if ng := int(res.Total["ng"]); res.Ranks.Paper[6] != ng || res.Ranks.Ours[6] != ng || res.Ranks.Probability[6] > ng {
 		t.Errorf("not generated %v, NG %d", res.Ranks, ng)
 	}
-	if len(res.Classes) != len(categorize.RelevanceClasses()) || res.Classes[0].Name != "mate" {
+	if len(res.Classes) != len(cra.RelevanceClasses()) || res.Classes[0].Name != "mate" {
 		t.Errorf("classes %v", res.Classes)
 	}
 

@@ -4,14 +4,14 @@
 // rank of the played move in three orderings) and the fixed-depth
 // alpha-beta comparison of its §4.3 (Search, FixedSearch, Plot).
 //
-// The analysis itself (relevance classes, ranks, orderings) is the
-// engine's CRA; this package only counts and compares. "rpshogi cra"
+// The analysis itself (relevance classes, ranks, orderings) is package
+// categorize/cra; this package only counts and compares. "rpshogi cra"
 // prints what it computes.
 //
-//	cra := engine.NewCRA(costs)
+//	o := cra.NewOrderer(costs)
 //	var t craexp.Tally
 //	for _, rec := range records {
-//		g, err := craexp.AnalyzeGame(rec, cra, false)
+//		g, err := craexp.AnalyzeGame(rec, o, false)
 //		...
 //		t.Add(g)
 //	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -20,7 +21,7 @@ const (
 	// alpha-beta").
 	FixedSimple FixedOrder = iota
 	// FixedOrdered searches every legal move in the 7-rank common-sense
-	// order of §4.3 (categorize.CommonRank), ties in generation order
+	// order of §4.3 (cra.CommonRank), ties in generation order
 	// ("ordered alpha-beta").
 	FixedOrdered
 	// FixedCRA searches only the moves CRA judges relevant (all moves
@@ -69,7 +70,7 @@ type fixedFrame struct {
 	moves [kifu.MaxMoves]kifu.Move
 	keys  [kifu.MaxMoves]int64
 	idx   [kifu.MaxMoves]int16
-	an    [kifu.MaxMoves]engine.CRAMove
+	an    [kifu.MaxMoves]cra.Move
 }
 
 // FixedSearch is a plain fixed-depth alpha-beta (negamax, fail-hard)
@@ -92,17 +93,17 @@ type FixedSearch struct {
 	stop  bool
 	ctx   context.Context
 	cls   categorize.Classifier
-	cra   *engine.CRA
+	cra   *cra.Orderer
 	stack []fixedFrame
 }
 
 // NewFixedSearch returns a fixed-depth searcher whose CRA orderings take
-// probabilities from cra (engine.NewTableCRA() if nil).
-func NewFixedSearch(cra *engine.CRA) *FixedSearch {
-	if cra == nil {
-		cra = engine.NewTableCRA()
+// probabilities from o (cra.NewTableOrderer() if nil).
+func NewFixedSearch(o *cra.Orderer) *FixedSearch {
+	if o == nil {
+		o = cra.NewTableOrderer()
 	}
-	return &FixedSearch{cra: cra, stack: make([]fixedFrame, 16)}
+	return &FixedSearch{cra: o, stack: make([]fixedFrame, 16)}
 }
 
 // Search searches pos (which it uses and restores) to depth plies with
@@ -192,7 +193,7 @@ func (s *FixedSearch) orderMoves(f *fixedFrame, moves []kifu.Move) int {
 		inCheck := s.pos.InCheck()
 		for i, m := range moves {
 			fa := s.cls.Facts(m)
-			f.keys[n], f.idx[n] = int64(categorize.CommonRank(&fa, inCheck)), int16(i)
+			f.keys[n], f.idx[n] = int64(cra.CommonRank(&fa, inCheck)), int16(i)
 			n++
 		}
 	default:
@@ -208,9 +209,9 @@ func (s *FixedSearch) orderMoves(f *fixedFrame, moves []kifu.Move) int {
 				continue
 			}
 			if s.order == FixedCRAProb {
-				f.keys[n] = engine.OursKey(&an[i])
+				f.keys[n] = cra.OursKey(&an[i])
 			} else {
-				f.keys[n] = engine.PaperKey(&an[i])
+				f.keys[n] = cra.PaperKey(&an[i])
 			}
 			f.idx[n] = int16(i)
 			n++

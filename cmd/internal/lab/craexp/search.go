@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -85,7 +85,7 @@ type SearchOptions struct {
 	From, To int
 	// CRA gives the CRA orderings their probabilities (nil: the
 	// compiled table).
-	CRA *engine.CRA
+	CRA *cra.Orderer
 	// OnPosition, if not nil, is called after each position with the
 	// report so far (Positions, LoadAfter and Summary up to date), so
 	// that a run stopped early can leave what it did; its error stops

@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/rpshogi/rpshogi/categorize"
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/tables"
 	"github.com/rpshogi/rpshogi/train"
@@ -102,7 +102,7 @@ type Counts struct {
 	// RankBin.
 	Hist    [3][7]int
 	Classes [32]ClassCount
-	Ranks   [categorize.RankNB + 1]ClassCount
+	Ranks   [cra.RankNB + 1]ClassCount
 	// Pointless counts the played pointless non-promotions, which
 	// kifu.Legal does not generate.
 	Pointless int
@@ -125,22 +125,22 @@ type Game struct {
 	Counts
 }
 
-// AnalyzeGame analyses with cra every position of the main line of rec:
+// AnalyzeGame analyses with o every position of the main line of rec:
 // the legal moves (kifu.Legal), the relevant ones, and where the played
 // move ranks in each ordering. With listNG it lists the played moves
 // judged irrelevant (file, move number, SFEN, move, why).
-func AnalyzeGame(rec *kifu.Record, cra *engine.CRA, listNG bool) (*Game, error) {
+func AnalyzeGame(rec *kifu.Record, o *cra.Orderer, listNG bool) (*Game, error) {
 	pos, err := rec.StartPosition()
 	if err != nil {
 		return nil, err
 	}
 	g := &Game{File: rec.File}
 	var mbuf [kifu.MaxMoves]kifu.Move
-	var abuf [kifu.MaxMoves]engine.CRAMove
+	var abuf [kifu.MaxMoves]cra.Move
 	for ply, node := range rec.Main.Moves {
 		played := node.Move
 		moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
-		an := cra.Analyze(pos, pos.LastMove(), moves, abuf[:0])
+		an := o.Analyze(pos, pos.LastMove(), moves, abuf[:0])
 		idx := -1
 		relevant := 0
 		for i := range an {
@@ -172,9 +172,9 @@ func AnalyzeGame(rec *kifu.Record, cra *engine.CRA, listNG bool) (*Game, error) 
 					g.NG = append(g.NG, fmt.Sprintf("%s\tmove %d\t%s\t%s\tSEE %d rank %s %s", rec.File, ply+1, pos.SFEN(), played.USI(), e.Facts.Gain, e.Rank, e.Rel))
 				}
 			}
-			g.Hist[OrderPaper][RankBin(engine.Place(an, idx, engine.PaperKey, engine.Relevant))]++
-			g.Hist[OrderOurs][RankBin(engine.Place(an, idx, engine.OursKey, engine.Relevant))]++
-			g.Hist[OrderProb][RankBin(engine.Place(an, idx, engine.ProbKey, nil))]++
+			g.Hist[OrderPaper][RankBin(cra.Place(an, idx, cra.PaperKey, cra.Relevant))]++
+			g.Hist[OrderOurs][RankBin(cra.Place(an, idx, cra.OursKey, cra.Relevant))]++
+			g.Hist[OrderProb][RankBin(cra.Place(an, idx, cra.ProbKey, nil))]++
 		}
 		for i := range an {
 			e := &an[i]
@@ -262,12 +262,12 @@ func (t *Tally) Tables(subset, probability string, classes bool) Tables {
 	out.Total.Finish()
 	out.Ranks = map[string]any{"bins": RankBins, "paper": t.Hist[OrderPaper][:], "ours": t.Hist[OrderOurs][:], "probability": t.Hist[OrderProb][:]}
 	if classes {
-		for i, c := range categorize.RelevanceClasses() {
+		for i, c := range cra.RelevanceClasses() {
 			cc := t.Classes[i]
 			cc.Name = c.String()
 			out.Classes = append(out.Classes, cc)
 		}
-		for r := categorize.Rank(1); r <= categorize.RankNB; r++ {
+		for r := cra.Rank(1); r <= cra.RankNB; r++ {
 			cc := t.Ranks[r]
 			cc.Name = fmt.Sprintf("%d %s", r, r)
 			out.RankCounts = append(out.RankCounts, cc)

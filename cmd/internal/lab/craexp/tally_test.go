@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -62,9 +62,9 @@ func checkCounts(t *testing.T, name string, c *Counts, games, positions int) {
 }
 
 func TestAnalyzeGame(t *testing.T) {
-	cra := engine.NewTableCRA()
+	o := cra.NewTableOrderer()
 	// 8h2b (no promotion) is pointless: kifu.Legal does not generate it.
-	g, err := AnalyzeGame(record(t, "startpos moves 7g7f 3c3d 8h2b 3a2b"), cra, true)
+	g, err := AnalyzeGame(record(t, "startpos moves 7g7f 3c3d 8h2b 3a2b"), o, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,11 +84,11 @@ func TestTallyRealGames(t *testing.T) {
 	if len(games) > 4 {
 		games = games[:4]
 	}
-	cra := engine.NewTableCRA()
+	o := cra.NewTableOrderer()
 	var tally Tally
 	plies := 0
 	for _, gm := range games {
-		g, err := AnalyzeGame(gm.Record, cra, false)
+		g, err := AnalyzeGame(gm.Record, o, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,9 +1,10 @@
-package categorize
+package cra
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -172,12 +173,12 @@ func TestRanks(t *testing.T) {
 // attacking move rises to rank 6 only when the king concerned is in
 // danger, never above rank 6, and never when it loses material.
 func TestKingDangerRule(t *testing.T) {
-	safe := Facts{}
-	loss := Facts{Gain: -2}
-	capture := Facts{Gain: 8, First: 8, Flags: FlagCapture}
+	safe := categorize.Facts{}
+	loss := categorize.Facts{Gain: -2}
+	capture := categorize.Facts{Gain: 8, First: 8, Flags: categorize.FlagCapture}
 	tests := []struct {
 		name                   string
-		f                      Facts
+		f                      categorize.Facts
 		rel                    Relevance
 		ourDanger, theirDanger bool
 		want                   Rank

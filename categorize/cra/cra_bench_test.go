@@ -1,4 +1,4 @@
-package categorize
+package cra
 
 import (
 	"sync"
@@ -33,7 +33,7 @@ func craBenchPositions(b *testing.B) []*kifu.Position {
 		}
 	})
 	if len(craBenchSet) == 0 {
-		b.Fatal("categorize: no benchmark positions")
+		b.Fatal("cra: no benchmark positions")
 	}
 	return craBenchSet
 }

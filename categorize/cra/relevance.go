@@ -1,9 +1,10 @@
-package categorize
+package cra
 
 import (
 	"math/bits"
 	"strings"
 
+	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -174,9 +175,10 @@ type slider struct {
 // Analyzer performs Candidate Relevance Analysis: for each legal move of
 // a position, its relevance classes (Relevance) and its rank in the
 // paper's 17-rank ordering (Rank). Reset it for a position, then Analyze
-// legal moves of that position. The per-position work (attack maps of
-// both sides, threatened pieces, promotion threats, king danger) is done
-// once in Reset. An Analyzer is reusable, allocates nothing and is not
+// legal moves of that position. The per-position work (threatened
+// pieces, promotion threats, king danger, from the attack maps of both
+// sides that its categorize.Classifier builds: AttackMaps) is done once
+// in Reset. An Analyzer is reusable, allocates nothing and is not
 // safe for concurrent use; the zero value is ready for Reset. Analyze
 // plays a checking move and takes it back to test for mate, so the
 // position must not be used concurrently either.
@@ -188,7 +190,7 @@ type Analyzer struct {
 	// Analysis.Features may lack those two bits.
 	Full bool
 
-	cls      Classifier
+	cls      categorize.Classifier
 	pos      *kifu.Position
 	us, them kifu.Color
 	inCheck  bool
@@ -197,7 +199,6 @@ type Analyzer struct {
 	theirs   kifu.Bitboard
 	usAtt    kifu.Bitboard // squares we attack
 	themAtt  kifu.Bitboard // squares the opponent attacks
-	usAtt2   kifu.Bitboard // squares we attack at least twice
 	themRays kifu.Bitboard // squares the opponent's sliders attack by sliding
 	ourKing  kifu.Square
 	theirK   kifu.Square
@@ -233,9 +234,9 @@ type Analyzer struct {
 
 // Analysis is what CRA finds about one legal move.
 type Analysis struct {
-	Facts Facts     // categorize's facts (SEE, flags)
-	Rel   Relevance // the relevance classes
-	Rank  Rank      // the rank in the paper's 17-rank ordering, with the king-danger rule
+	Facts categorize.Facts // categorize's facts (SEE, flags)
+	Rel   Relevance        // the relevance classes
+	Rank  Rank             // the rank in the paper's 17-rank ordering, with the king-danger rule
 	// Common is the rank in the 7-rank common-sense ordering of the
 	// paper's "ordered alpha-beta" (§4.3).
 	Common Rank
@@ -282,8 +283,8 @@ func (a *Analyzer) Reset(pos *kifu.Position, prev kifu.Move) {
 			a.ourLastTo = om.To()
 		}
 	}
-	a.ourDanger = KingDangerScore(pos, us)
-	a.theirDanger = KingDangerScore(pos, them)
+	a.ourDanger = kingDanger(pos, us, a.themAtt)
+	a.theirDanger = kingDanger(pos, them, a.usAtt)
 	a.rookFile = 0
 	for r := pos.PiecesOf(us, kifu.Rook); r.Any(); {
 		if sq := r.Pop(); sq.RelativeRank(us) >= 6 {
@@ -293,32 +294,25 @@ func (a *Analyzer) Reset(pos *kifu.Position, prev kifu.Move) {
 	}
 }
 
-// attackMaps fills the attack maps of both sides and our slider list.
+// attackMaps takes the attack maps of both sides from the Classifier,
+// which Reset has just built them, and lists our sliders with their
+// attacks.
 func (a *Analyzer) attackMaps() {
-	pos, occ := a.pos, a.occ
-	a.usAtt, a.themAtt, a.usAtt2, a.themRays, a.sliderAtt = kifu.EmptyBB, kifu.EmptyBB, kifu.EmptyBB, kifu.EmptyBB, kifu.EmptyBB
+	m := a.cls.AttackMaps()
+	a.usAtt, a.themAtt, a.themRays = m.Us, m.Them, m.ThemSlides
+	a.sliderAtt = kifu.EmptyBB
 	a.nsliders = 0
-	for p := a.own; p.Any(); {
+	pos, occ := a.pos, a.occ
+	sliders := pos.TypeBB(kifu.Lance).Or(pos.TypeBB(kifu.Bishop)).Or(pos.TypeBB(kifu.Rook)).
+		Or(pos.TypeBB(kifu.Horse)).Or(pos.TypeBB(kifu.Dragon))
+	for p := a.own.And(sliders); p.Any(); {
 		sq := p.Pop()
 		pc := pos.PieceAt(sq)
 		att := kifu.Attacks(pc, sq, occ)
-		a.usAtt2 = a.usAtt2.Or(a.usAtt.And(att))
-		a.usAtt = a.usAtt.Or(att)
-		if isSlider(pc.Type()) {
-			a.sliderAtt = a.sliderAtt.Or(att)
-			if a.nsliders < len(a.sliders) {
-				a.sliders[a.nsliders] = slider{sq, pc, att}
-				a.nsliders++
-			}
-		}
-	}
-	for p := a.theirs; p.Any(); {
-		sq := p.Pop()
-		pc := pos.PieceAt(sq)
-		att := kifu.Attacks(pc, sq, occ)
-		a.themAtt = a.themAtt.Or(att)
-		if isSlider(pc.Type()) {
-			a.themRays = a.themRays.Or(slideAttacks(pc, sq, occ))
+		a.sliderAtt = a.sliderAtt.Or(att)
+		if a.nsliders < len(a.sliders) {
+			a.sliders[a.nsliders] = slider{sq, pc, att}
+			a.nsliders++
 		}
 	}
 }
@@ -333,20 +327,6 @@ func isSlider(pt kifu.PieceType) bool {
 	return false
 }
 
-// slideAttacks returns the sliding part of a slider's attacks (a horse's
-// or dragon's steps excluded).
-func slideAttacks(pc kifu.Piece, sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
-	switch pc.Type() {
-	case kifu.Lance:
-		return kifu.LanceAttacks(pc.Color(), sq, occ)
-	case kifu.Bishop, kifu.Horse:
-		return kifu.BishopAttacks(sq, occ)
-	case kifu.Rook, kifu.Dragon:
-		return kifu.RookAttacks(sq, occ)
-	}
-	return kifu.EmptyBB
-}
-
 // threats finds our threatened pieces, the lines that could be blocked to
 // defend them, and the opponent's undefended pieces.
 func (a *Analyzer) threats() {
@@ -355,11 +335,11 @@ func (a *Analyzer) threats() {
 	king := pos.TypeBB(kifu.King)
 	for p := a.own.AndNot(king).And(a.themAtt); p.Any(); {
 		sq := p.Pop()
-		v := boardValue[pos.PieceAt(sq).Type()]
+		v := categorize.BoardValue(pos.PieceAt(sq).Type())
 		atk := pos.AttackersTo(a.them, sq, a.occ)
 		hanging := !a.usAtt.Has(sq)
 		for x := atk; x.Any() && !hanging; {
-			if boardValue[pos.PieceAt(x.Pop()).Type()] < v {
+			if categorize.BoardValue(pos.PieceAt(x.Pop()).Type()) < v {
 				hanging = true
 			}
 		}
@@ -375,19 +355,7 @@ func (a *Analyzer) threats() {
 		}
 	}
 	// Their pieces that none of theirs defends.
-	a.undefTheirs = kifu.EmptyBB
-	for p := a.theirs.AndNot(king); p.Any(); {
-		sq := p.Pop()
-		if !a.themDefends(sq) {
-			a.undefTheirs = a.undefTheirs.Set(sq)
-		}
-	}
-}
-
-// themDefends reports whether an opponent piece other than the one on sq
-// attacks sq.
-func (a *Analyzer) themDefends(sq kifu.Square) bool {
-	return a.pos.AttackersTo(a.them, sq, a.occ).Any()
+	a.undefTheirs = a.theirs.AndNot(king).AndNot(a.themAtt)
 }
 
 // promotionThreats finds where the opponent threatens to promote.
@@ -450,6 +418,21 @@ func KingDangerScore(pos *kifu.Position, c kifu.Color) int {
 	return score
 }
 
+// kingDanger is KingDangerScore(pos, c) given the squares that c's
+// opponent attacks (oppAtt), which the Analyzer has from its Classifier.
+func kingDanger(pos *kifu.Position, c kifu.Color, oppAtt kifu.Bitboard) int {
+	k := pos.KingSquare(c)
+	if k == kifu.NoSquare {
+		return 0
+	}
+	opp := c.Opp()
+	score := kifu.KingAttacks(k).And(oppAtt).Count()
+	if (pos.SideToMove() == c && pos.InCheck()) || pos.Hand(opp).ExceptPawn() {
+		score += 2
+	}
+	return score + pos.Pieces(opp).And(near2[k]).Count()
+}
+
 // KingInDanger reports whether c's king is in danger in pos: its
 // KingDangerScore is at least dangerLevel.
 func KingInDanger(pos *kifu.Position, c kifu.Color) bool {
@@ -500,7 +483,7 @@ func (a *Analyzer) Analyze(m kifu.Move) Analysis {
 // classes (and so perhaps the rank) of a move with facts f and classes r:
 // the feature is enabled for the move and it does not have the class of
 // the feature (RelKingAttack) already.
-func (a *Analyzer) threatMatters(f *Facts, r Relevance, drop bool) bool {
+func (a *Analyzer) threatMatters(f *categorize.Facts, r Relevance, drop bool) bool {
 	x := FMateThreatSafe
 	if f.Gain < 0 {
 		x = FMateThreatLoss

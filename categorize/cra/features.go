@@ -1,8 +1,9 @@
-package categorize
+package cra
 
 import (
 	"math/bits"
 
+	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -23,7 +24,7 @@ import (
 // piece did not have from its origin (all of a drop's are new), or one
 // that a slider of ours (lance, bishop, rook, horse, dragon) gains when
 // the move vacates a square on its line (a discovered attack). The zone
-// of a king is the 8 squares next to it. Values are BoardValue.
+// of a king is the 8 squares next to it. Values are categorize.BoardValue.
 type Feature uint8
 
 // Features, grouped by class.
@@ -45,7 +46,7 @@ const (
 	FMateThreatLoss     // the same, loss
 	FHigherSafe         // a new attack on one opponent piece (not the king) worth more than the attacker, safe
 	FUndefendedSafe     // a new attack on an undefended opponent piece worth at most the attacker, and on no higher one; safe
-	FMultiSafe          // new attacks on two or more pieces of FHigherSafe or FUndefendedSafe, or a fork (FlagFork); safe
+	FMultiSafe          // new attacks on two or more pieces of FHigherSafe or FUndefendedSafe, or a fork (categorize.FlagFork); safe
 	FHigherLossPawn     // a pawn (moved or dropped) newly attacks a piece of FHigherSafe or FUndefendedSafe, loss
 	FHigherLoss         // as FHigherSafe, FUndefendedSafe or FMultiSafe by another piece, loss
 	FPawnContactSafe    // a pawn (moved unpromoted, or dropped) attacks an opponent piece, even a pawn; safe
@@ -278,7 +279,7 @@ var developFeature = [kifu.PieceTypeNB]Feature{
 
 // features computes the features of m, whose facts are f, and the number
 // of pieces of higher value (or undefended) it newly attacks.
-func (a *Analyzer) features(m kifu.Move, f *Facts) (Features, uint8) {
+func (a *Analyzer) features(m kifu.Move, f *categorize.Facts) (Features, uint8) {
 	var fs Features
 	set := func(x Feature) { fs |= 1 << x }
 	pick := func(cond bool, safe, loss Feature) {
@@ -312,7 +313,7 @@ func (a *Analyzer) features(m kifu.Move, f *Facts) (Features, uint8) {
 	isKing := ptAfter == kifu.King
 
 	// Reach.
-	if f.Has(FlagCheck) {
+	if f.Has(categorize.FlagCheck) {
 		pick(true, FCheckSafe, FCheckLoss)
 		if a.mates(m) {
 			set(FMate)
@@ -365,14 +366,14 @@ func (a *Analyzer) features(m kifu.Move, f *Facts) (Features, uint8) {
 		}
 	}
 	var higher, undef uint8
-	v := boardValue[ptAfter]
+	v := categorize.BoardValue(ptAfter)
 	for t := newAtt.And(a.theirs); t.Any(); {
 		sq := t.Pop()
 		tt := a.pos.PieceAt(sq).Type()
 		if tt == kifu.King {
 			continue
 		}
-		if boardValue[tt] > v {
+		if categorize.BoardValue(tt) > v {
 			higher++
 		} else if a.undefTheirs.Has(sq) {
 			undef++
@@ -384,19 +385,19 @@ func (a *Analyzer) features(m kifu.Move, f *Facts) (Features, uint8) {
 		if tt == kifu.King {
 			continue
 		}
-		if boardValue[tt] > 8 { // worth more than a bishop: a rook, horse or dragon
+		if categorize.BoardValue(tt) > 8 { // worth more than a bishop: a rook, horse or dragon
 			higher++
 		} else if a.undefTheirs.Has(sq) {
 			undef++
 		}
 	}
-	if higher+undef > 0 || f.Has(FlagFork) {
+	if higher+undef > 0 || f.Has(categorize.FlagFork) {
 		switch {
 		case !safe && pawnAfter:
 			set(FHigherLossPawn)
 		case !safe:
 			set(FHigherLoss)
-		case higher+undef >= 2 || f.Has(FlagFork):
+		case higher+undef >= 2 || f.Has(categorize.FlagFork):
 			set(FMultiSafe)
 		case higher > 0:
 			set(FHigherSafe)
@@ -438,7 +439,7 @@ func (a *Analyzer) features(m kifu.Move, f *Facts) (Features, uint8) {
 	}
 	// The mate threat is the one costly test (it plays the move, passes
 	// and tries every check); it is left to Analyze unless a.Full.
-	a.threatCandidate = !f.Has(FlagCheck) && a.theirK != kifu.NoSquare &&
+	a.threatCandidate = !f.Has(categorize.FlagCheck) && a.theirK != kifu.NoSquare &&
 		(newAtt.Or(disc).And(a.theirZn).Any() || a.theirZn.Has(to))
 	if a.Full && a.threatCandidate && a.threatensMate(m) {
 		pick(true, FMateThreatSafe, FMateThreatLoss)

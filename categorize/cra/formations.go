@@ -1,4 +1,4 @@
-package categorize
+package cra
 
 import "github.com/rpshogi/rpshogi/kifu"
 

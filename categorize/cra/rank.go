@@ -1,6 +1,10 @@
-package categorize
+package cra
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/rpshogi/rpshogi/categorize"
+)
 
 // Rank is a move's place in a CRA move ordering: lower ranks are searched
 // first. The paper's ordering (Grimbergen, §3.2) has 17 ranks; the
@@ -15,7 +19,7 @@ const (
 	RankEvasion                        // RelEvasion: the side to move is in check
 	RankWinWithCheck                   // a capture with SEE > 0 that gives check
 	RankWinMaterial                    // a capture with SEE > 0
-	RankMoveAttacked                   // FlagEscape: an en-prise piece moves to a square where it is not en prise
+	RankMoveAttacked                   // categorize.FlagEscape: an en-prise piece moves to a square where it is not en prise
 	RankPromote                        // RelPromote
 	RankStopPromotion                  // RelStopPromotion
 	RankExchange                       // a capture with SEE = 0 (pieces in hand by exchange)
@@ -61,7 +65,7 @@ func (r Rank) String() string {
 
 // rank returns the 17-rank ordering's rank of m (see Rank and the rules
 // on RankOf).
-func (a *Analyzer) rank(f *Facts, r Relevance, higher uint8) Rank {
+func (a *Analyzer) rank(f *categorize.Facts, r Relevance, higher uint8) Rank {
 	return RankOf(f, r, higher, a.ourDanger >= dangerLevel, a.theirDanger >= dangerLevel)
 }
 
@@ -80,7 +84,7 @@ func (a *Analyzer) rank(f *Facts, r Relevance, higher uint8) Rank {
 //     paper's "moved up to rule 6"); when our king is in danger, so does
 //     a defensive move (RelKingDefence, RelMoveAttacked,
 //     RelDefendAttacked).
-func RankOf(f *Facts, r Relevance, higher uint8, ourDanger, theirDanger bool) Rank {
+func RankOf(f *categorize.Facts, r Relevance, higher uint8, ourDanger, theirDanger bool) Rank {
 	if r.Has(RelMate) {
 		return RankTakeKing
 	}
@@ -88,7 +92,7 @@ func RankOf(f *Facts, r Relevance, higher uint8, ourDanger, theirDanger bool) Ra
 		return RankSacrifice
 	}
 	var rk Rank
-	capture := f.Has(FlagCapture)
+	capture := f.Has(categorize.FlagCapture)
 	switch {
 	case r.Has(RelEvasion):
 		rk = RankEvasion
@@ -96,7 +100,7 @@ func RankOf(f *Facts, r Relevance, higher uint8, ourDanger, theirDanger bool) Ra
 		rk = RankWinWithCheck
 	case capture && f.Gain > 0:
 		rk = RankWinMaterial
-	case f.Has(FlagEscape):
+	case f.Has(categorize.FlagEscape):
 		rk = RankMoveAttacked
 	case r.Has(RelPromote):
 		rk = RankPromote
@@ -104,7 +108,7 @@ func RankOf(f *Facts, r Relevance, higher uint8, ourDanger, theirDanger bool) Ra
 		rk = RankStopPromotion
 	case capture:
 		rk = RankExchange
-	case higher >= 2 || f.Has(FlagFork):
+	case higher >= 2 || f.Has(categorize.FlagFork):
 		rk = RankMultipleAttack
 	case higher >= 1:
 		rk = RankSingleAttack
@@ -137,17 +141,17 @@ const (
 // CommonRank returns the rank of a move with facts f in the 7-rank
 // common-sense ordering of §4.3, given whether the side to move is in
 // check. It needs nothing but the move's SEE and flags.
-func CommonRank(f *Facts, inCheck bool) Rank {
+func CommonRank(f *categorize.Facts, inCheck bool) Rank {
 	switch {
 	case f.Gain < 0:
 		return CommonSacrifice
 	case inCheck:
 		return CommonEvasion
-	case f.Has(FlagCapture) && f.Gain > 0:
+	case f.Has(categorize.FlagCapture) && f.Gain > 0:
 		return CommonWinMaterial
-	case f.Has(FlagPromotion):
+	case f.Has(categorize.FlagPromotion):
 		return CommonPromote
-	case f.Has(FlagCapture):
+	case f.Has(categorize.FlagCapture):
 		return CommonExchange
 	}
 	return CommonSafe
@@ -173,7 +177,7 @@ var rankTier = [RankNB + 1]uint8{
 // relevant rank (stop promotion, threaten promotion, defensive,
 // attacking, castling, development, safe); 6 material sacrifice. Within a
 // tier, moves with more relevance classes come first, then the more
-// probable (see engine.OursKey).
+// probable (see OursKey).
 func (r Rank) Tier() int {
 	if r <= RankNB {
 		return int(rankTier[r])

@@ -1,0 +1,108 @@
+package cra
+
+import (
+	"math/bits"
+
+	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/tables"
+)
+
+// Move is a legal move with its CRA analysis and its realization-
+// probability cost (the smallest table cost of its categories).
+type Move struct {
+	Move kifu.Move
+	Analysis
+	Cost int32
+}
+
+// Orderer analyses moves with Candidate Relevance Analysis and gives each
+// its transition-probability cost from a generated table, for the
+// ordering keys (PaperKey, OursKey, ProbKey, CommonKey) and Place. It is
+// reusable, allocates nothing, and is not safe for concurrent use.
+type Orderer struct {
+	// Full makes the analysis test every feature of every move
+	// (Analyzer.Full): slower, for statistics; the classes and ranks are
+	// the same.
+	Full  bool
+	an    Analyzer
+	costs [categorize.MaxCategories]int32
+	buf   [kifu.MaxMoves]Move
+}
+
+// NewOrderer returns an Orderer whose probabilities come from a table of
+// costs by category ID (tables.Costs() for the compiled table).
+func NewOrderer(costs [categorize.MaxCategories]int32) *Orderer {
+	return &Orderer{costs: costs}
+}
+
+// NewTableOrderer returns an Orderer with the compiled table of package
+// tables.
+func NewTableOrderer() *Orderer { return NewOrderer(tables.Costs()) }
+
+// Analyze resets the analyzer for pos (whose previous move is prev) and
+// appends the analysis of each of moves (legal moves of pos) to out.
+func (o *Orderer) Analyze(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, out []Move) []Move {
+	o.an.Full = o.Full
+	o.an.Reset(pos, prev)
+	for _, m := range moves {
+		a := o.an.Analyze(m)
+		out = append(out, Move{Move: m, Analysis: a, Cost: tables.MinCost(&o.costs, a.Facts.Set())})
+	}
+	return out
+}
+
+// AnalyzeAll is Analyze into the Orderer's own buffer: the slice it
+// returns is valid until the next call of AnalyzeAll.
+func (o *Orderer) AnalyzeAll(pos *kifu.Position, prev kifu.Move, moves []kifu.Move) []Move {
+	return o.Analyze(pos, prev, moves, o.buf[:0])
+}
+
+// Ordering keys. Lower keys come first; the generation index breaks the
+// remaining ties, so every ordering is total and stable.
+
+// PaperKey orders by the paper's 17 ranks only.
+func PaperKey(m *Move) int64 { return int64(m.Rank) }
+
+// ClassBonus is what each relevance class of a move takes off its cost
+// in our ordering (OursKey): 20, a factor 2^0.2 (about 1.15) on its
+// transition probability.
+const ClassBonus = 20
+
+// OursKey is our ordering: by the tier of the move's rank (Rank.Tier),
+// then by transition probability (lower cost first) raised by ClassBonus
+// for each of its relevance classes (a move relevant for several reasons
+// is likelier to be good, as the paper's §2.2 suggests).
+func OursKey(m *Move) int64 {
+	return int64(m.Rank.Tier())<<24 | int64(min(m.Cost, tables.MaxCost)+ClassBonus*(32-int32(bits.OnesCount32(uint32(m.Rel)))))
+}
+
+// ProbKey orders by transition probability alone.
+func ProbKey(m *Move) int64 { return int64(m.Cost) }
+
+// CommonKey orders by the 7 common-sense ranks of §4.3.
+func CommonKey(m *Move) int64 { return int64(m.Common) }
+
+// Place returns the 1-based position of moves[i] when moves (in generation
+// order) are sorted by key, ties by generation order, keeping only the
+// moves for which keep returns true (keep nil: all), and 0 when moves[i]
+// itself is not kept.
+func Place(moves []Move, i int, key func(*Move) int64, keep func(*Move) bool) int {
+	if keep != nil && !keep(&moves[i]) {
+		return 0
+	}
+	k := key(&moves[i])
+	p := 1
+	for j := range moves {
+		if j == i || (keep != nil && !keep(&moves[j])) {
+			continue
+		}
+		if kj := key(&moves[j]); kj < k || (kj == k && j < i) {
+			p++
+		}
+	}
+	return p
+}
+
+// Relevant is a keep function for Place: the move is relevant.
+func Relevant(m *Move) bool { return m.Rel.Relevant() }
