@@ -1,6 +1,7 @@
 package cra
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/rpshogi/rpshogi/categorize"
@@ -8,12 +9,19 @@ import (
 	"github.com/rpshogi/rpshogi/tables"
 )
 
-// Move is a legal move with its CRA analysis and its realization-
-// probability cost (the smallest table cost of its categories).
+// Move is a legal move with its CRA analysis, its realization-
+// probability cost (the smallest table cost of its categories) and, when
+// the caller fills it, the learned move model's probability of it.
 type Move struct {
 	Move kifu.Move
 	Analysis
 	Cost int32
+	// Model is the learned move model's probability of the move in its
+	// position (categorize/movemodel with tables.ModelWeights), for the
+	// keys ModelKey, PaperModelKey and OursModelKey. The Orderer leaves
+	// it 0: the caller fills it (this package cannot import the model,
+	// which is built on it).
+	Model float32
 }
 
 // Orderer analyses moves with Candidate Relevance Analysis and gives each
@@ -79,6 +87,33 @@ func OursKey(m *Move) int64 {
 
 // ProbKey orders by transition probability alone.
 func ProbKey(m *Move) int64 { return int64(m.Cost) }
+
+// modelKey orders model probabilities high first, in 30 bits: the bits
+// of a float32 in [0, 1] order like its value. Values outside [0, 1]
+// (and NaN) are clamped.
+func modelKey(p float32) int64 {
+	switch {
+	case !(p > 0):
+		p = 0
+	case p > 1:
+		p = 1
+	}
+	return int64(math.Float32bits(1) - math.Float32bits(p))
+}
+
+// ModelKey orders by the model's probability alone (Move.Model, higher
+// first).
+func ModelKey(m *Move) int64 { return modelKey(m.Model) }
+
+// PaperModelKey orders by the paper's 17 ranks, ties by the model's
+// probability (higher first).
+func PaperModelKey(m *Move) int64 { return int64(m.Rank)<<32 | modelKey(m.Model) }
+
+// OursModelKey orders by the tier of the move's rank (Rank.Tier), as
+// OursKey, then by the model's probability (higher first) instead of the
+// table's cost and the class bonus: the model already weighs the
+// relevance classes.
+func OursModelKey(m *Move) int64 { return int64(m.Rank.Tier())<<32 | modelKey(m.Model) }
 
 // CommonKey orders by the 7 common-sense ranks of §4.3.
 func CommonKey(m *Move) int64 { return int64(m.Common) }

@@ -1,6 +1,7 @@
 package cra
 
 import (
+	"math"
 	"testing"
 
 	"github.com/rpshogi/rpshogi/kifu"
@@ -111,5 +112,37 @@ func TestOursKey(t *testing.T) {
 	}
 	if !(OursKey(&d) > OursKey(&a) && OursKey(&e) < OursKey(&b)) {
 		t.Errorf("tiers first: keys d %d a %d e %d b %d", OursKey(&d), OursKey(&a), OursKey(&e), OursKey(&b))
+	}
+}
+
+// TestModelKeys: the model keys put a higher Model probability first, the
+// paper's rank or our tier before it, and clamp what is outside [0, 1].
+func TestModelKeys(t *testing.T) {
+	mv := func(rank Rank, p float32) *Move {
+		m := &Move{Model: p}
+		m.Rank = rank
+		return m
+	}
+	nan := float32(math.NaN())
+	for _, tt := range []struct {
+		name        string
+		key         func(*Move) int64
+		first, then *Move
+	}{
+		{"model: higher p first", ModelKey, mv(RankSacrifice, 0.3), mv(RankWinMaterial, 0.2)},
+		{"model: tiny p before 0", ModelKey, mv(RankCastling, 1e-30), mv(RankCastling, 0)},
+		{"model: 1 first", ModelKey, mv(RankCastling, 1), mv(RankCastling, 0.999999)},
+		{"model: NaN as 0", ModelKey, mv(RankCastling, 1e-30), mv(RankCastling, nan)},
+		{"paper+model: rank first", PaperModelKey, mv(RankWinMaterial, 0.01), mv(RankCastling, 0.9)},
+		{"paper+model: same rank, higher p first", PaperModelKey, mv(RankCastling, 0.5), mv(RankCastling, 0.4999)},
+		{"ours+model: tier first", OursModelKey, mv(RankWinMaterial, 0.01), mv(RankSacrifice, 0.9)},
+		{"ours+model: same tier, higher p first", OursModelKey, mv(RankCastling, 0.02), mv(RankCastling, 0.01)},
+	} {
+		if kf, kt := tt.key(tt.first), tt.key(tt.then); kf >= kt {
+			t.Errorf("%s: keys %d, %d: want the first lower", tt.name, kf, kt)
+		}
+	}
+	if k1, k2 := ModelKey(mv(RankCastling, 2)), ModelKey(mv(RankCastling, 1)); k1 != k2 || k1 != 0 {
+		t.Errorf("p > 1 not clamped: keys %d, %d", k1, k2)
 	}
 }

@@ -62,7 +62,10 @@ the paper's two tables:
   not generated) in three orderings: the paper's 17 ranks over the
   relevant moves (ties in generation order), ours (the same ranks, ties by
   transition probability), and transition probability alone over all
-  legal moves.
+  legal moves; then the same with the learned move model (the compiled
+  one, tables.ModelWeights): its probability alone over all legal moves,
+  the paper's 17 ranks with ties broken by it, and our tiers of the ranks
+  then it (--json: ranks.model, ranks.paper_model, ranks.ours_model).
 
 The probabilities come from the compiled table (package tables) or, with
 --db, from a training database (rpshogi train), so that they can be
@@ -275,18 +278,11 @@ func writeCRATables(w io.Writer, out *craexp.Tables, opts *craOptions) {
 		out.Total.Accuracy, out.Total.NG, out.Total.Positions, out.Pointless)
 
 	fmt.Fprintln(w, "Table 2: rank of the played move")
-	fmt.Fprintf(w, "%-14s | %23s | %23s | %23s\n", "", "paper (17 ranks)", "ours (ranks, then P)", "probability only")
-	fmt.Fprintf(w, "%-14s | %6s %7s %8s | %6s %7s %8s | %6s %7s %8s\n", "Ordering", "Abs.", "Perc.", "Cumul.", "Abs.", "Perc.", "Cumul.", "Abs.", "Perc.", "Cumul.")
-	var cum [3]int
-	n := max(out.Total.Positions, 1)
-	for b, name := range craexp.RankBins {
-		fmt.Fprintf(w, "%-14s", name)
-		for o := range 3 {
-			cum[o] += out.Hist[o][b]
-			fmt.Fprintf(w, " | %6d %6.1f%% %7.1f%%", out.Hist[o][b], 100*float64(out.Hist[o][b])/float64(n), 100*float64(cum[o])/float64(n))
-		}
-		fmt.Fprintln(w)
-	}
+	writeCRARanks(w, out, [3]int{craexp.OrderPaper, craexp.OrderOurs, craexp.OrderProb},
+		[3]string{"paper (17 ranks)", "ours (ranks, then P)", "probability only"})
+	fmt.Fprintln(w, "\nTable 2, ties broken by the learned move model (compiled model)")
+	writeCRARanks(w, out, [3]int{craexp.OrderModel, craexp.OrderPaperModel, craexp.OrderOursModel},
+		[3]string{"model only", "paper, then model", "ours (tiers), model"})
 	if opts.Classes {
 		fmt.Fprintln(w, "\nRelevance classes: legal moves with the class (and with it alone); played moves with it (alone)")
 		fmt.Fprintf(w, "%-17s %9s %9s %8s %8s\n", "class", "moves", "only", "played", "only")
@@ -302,6 +298,22 @@ func writeCRATables(w io.Writer, out *craexp.Tables, opts *craOptions) {
 	if opts.ListNG && len(out.NG) > 0 {
 		fmt.Fprintln(w, "\nPlayed moves judged irrelevant:")
 		fmt.Fprintln(w, strings.Join(out.NG, "\n"))
+	}
+}
+
+// writeCRARanks prints the Table 2 columns of three orderings.
+func writeCRARanks(w io.Writer, out *craexp.Tables, orders [3]int, names [3]string) {
+	fmt.Fprintf(w, "%-14s | %23s | %23s | %23s\n", "", names[0], names[1], names[2])
+	fmt.Fprintf(w, "%-14s | %6s %7s %8s | %6s %7s %8s | %6s %7s %8s\n", "Ordering", "Abs.", "Perc.", "Cumul.", "Abs.", "Perc.", "Cumul.", "Abs.", "Perc.", "Cumul.")
+	var cum [3]int
+	n := max(out.Total.Positions, 1)
+	for b, name := range craexp.RankBins {
+		fmt.Fprintf(w, "%-14s", name)
+		for i, o := range orders {
+			cum[i] += out.Hist[o][b]
+			fmt.Fprintf(w, " | %6d %6.1f%% %7.1f%%", out.Hist[o][b], 100*float64(out.Hist[o][b])/float64(n), 100*float64(cum[i])/float64(n))
+		}
+		fmt.Fprintln(w)
 	}
 }
 

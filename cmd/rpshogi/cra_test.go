@@ -91,7 +91,8 @@ func TestRunCRATables(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"Table 1", "Mvno", "1-10", "Total", "accuracy", "Table 2", "paper (17 ranks)", "not generated"} {
+	for _, want := range []string{"Table 1", "Mvno", "1-10", "Total", "accuracy", "Table 2", "paper (17 ranks)", "not generated",
+		"learned move model", "model only", "paper, then model"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -112,6 +113,9 @@ func TestRunCRATables(t *testing.T) {
 			Paper       []int    `json:"paper"`
 			Ours        []int    `json:"ours"`
 			Probability []int    `json:"probability"`
+			Model       []int    `json:"model"`
+			PaperModel  []int    `json:"paper_model"`
+			OursModel   []int    `json:"ours_model"`
 		} `json:"ranks"`
 		Classes []struct {
 			Name  string `json:"name"`
@@ -147,7 +151,8 @@ func TestRunCRATables(t *testing.T) {
 	if len(res.Ranks.Bins) != 7 {
 		t.Fatalf("bins %v", res.Ranks.Bins)
 	}
-	for name, h := range map[string][]int{"paper": res.Ranks.Paper, "ours": res.Ranks.Ours, "probability": res.Ranks.Probability} {
+	for name, h := range map[string][]int{"paper": res.Ranks.Paper, "ours": res.Ranks.Ours, "probability": res.Ranks.Probability,
+		"model": res.Ranks.Model, "paper_model": res.Ranks.PaperModel, "ours_model": res.Ranks.OursModel} {
 		sum := 0
 		for _, x := range h {
 			sum += x
@@ -156,7 +161,8 @@ func TestRunCRATables(t *testing.T) {
 			t.Errorf("%s histogram %v does not count the %d positions", name, h, pos)
 		}
 	}
-	if ng := int(res.Total["ng"]); res.Ranks.Paper[6] != ng || res.Ranks.Ours[6] != ng || res.Ranks.Probability[6] > ng {
+	if ng := int(res.Total["ng"]); res.Ranks.Paper[6] != ng || res.Ranks.Ours[6] != ng || res.Ranks.Probability[6] > ng ||
+		res.Ranks.PaperModel[6] != ng || res.Ranks.OursModel[6] != ng || res.Ranks.Model[6] > ng {
 		t.Errorf("not generated %v, NG %d", res.Ranks, ng)
 	}
 	if len(res.Classes) != len(cra.RelevanceClasses()) || res.Classes[0].Name != "mate" {

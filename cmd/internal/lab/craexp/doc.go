@@ -1,7 +1,8 @@
 // Package craexp holds the experiments of Grimbergen's "Candidate
 // Relevance Analysis for selective search in shogi" as run on real game
 // records: the paper's Tables 1 and 2 (Tally: savings, accuracy and the
-// rank of the played move in three orderings) and the fixed-depth
+// rank of the played move in three orderings, and in three more with the
+// learned move model: Modeler) and the fixed-depth
 // alpha-beta comparison of its §4.3 (Search, FixedSearch, Plot).
 //
 // The analysis itself (relevance classes, ranks, orderings) is package

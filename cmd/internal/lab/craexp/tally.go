@@ -8,6 +8,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/categorize/cra"
+	"github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/tables"
 	"github.com/rpshogi/rpshogi/train"
@@ -21,6 +22,12 @@ const (
 	OrderPaper = iota // the paper's 17 ranks over the relevant moves
 	OrderOurs         // the same ranks, ties by transition probability
 	OrderProb         // transition probability alone over all legal moves
+	// The learned move model (tables.ModelWeights):
+	OrderModel      // its probability alone over all legal moves
+	OrderPaperModel // the paper's 17 ranks over the relevant moves, ties by the model
+	OrderOursModel  // our tiers of the ranks over the relevant moves, then the model
+	// OrderNB is the number of orderings.
+	OrderNB
 )
 
 // RankBin returns the Table 2 bin of a 1-based place (0: not generated).
@@ -100,7 +107,7 @@ type Counts struct {
 	Ranges []Range
 	// Hist counts the played moves per ordering (OrderPaper, ...) and
 	// RankBin.
-	Hist    [3][7]int
+	Hist    [OrderNB][7]int
 	Classes [32]ClassCount
 	Ranks   [cra.RankNB + 1]ClassCount
 	// Pointless counts the played pointless non-promotions, which
@@ -125,10 +132,42 @@ type Game struct {
 	Counts
 }
 
+// Modeler fills cra.Move.Model with the learned move model's
+// probabilities. It is reusable, allocates nothing, and is not safe for
+// concurrent use; the zero value uses the compiled model
+// (tables.ModelWeights).
+type Modeler struct {
+	// W are the model's weights (nil: tables.ModelWeights()).
+	W []float32
+	x movemodel.Extractor
+	m [kifu.MaxMoves]kifu.Move
+	p [kifu.MaxMoves]float64
+}
+
+// Fill sets an[i].Model to the model's probability of an[i].Move in pos
+// (whose previous move is prev): the softmax over the moves of an, which
+// must be legal moves of pos (usually kifu.Legal's: the pointless
+// non-promotions it leaves out would only share the probability out
+// differently, not change the order).
+func (md *Modeler) Fill(pos *kifu.Position, prev kifu.Move, an []cra.Move) {
+	if md.W == nil {
+		md.W = tables.ModelWeights()
+	}
+	moves := md.m[:len(an)]
+	for i := range an {
+		moves[i] = an[i].Move
+	}
+	md.x.Reset(pos, prev)
+	for i, p := range md.x.Probabilities(moves, md.W, md.p[:]) {
+		an[i].Model = float32(p)
+	}
+}
+
 // AnalyzeGame analyses with o every position of the main line of rec:
 // the legal moves (kifu.Legal), the relevant ones, and where the played
-// move ranks in each ordering. With listNG it lists the played moves
-// judged irrelevant (file, move number, SFEN, move, why).
+// move ranks in each ordering, the model's (the compiled move model)
+// included. With listNG it lists the played moves judged irrelevant
+// (file, move number, SFEN, move, why).
 func AnalyzeGame(rec *kifu.Record, o *cra.Orderer, listNG bool) (*Game, error) {
 	pos, err := rec.StartPosition()
 	if err != nil {
@@ -137,10 +176,12 @@ func AnalyzeGame(rec *kifu.Record, o *cra.Orderer, listNG bool) (*Game, error) {
 	g := &Game{File: rec.File}
 	var mbuf [kifu.MaxMoves]kifu.Move
 	var abuf [kifu.MaxMoves]cra.Move
+	md := new(Modeler)
 	for ply, node := range rec.Main.Moves {
 		played := node.Move
 		moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
 		an := o.Analyze(pos, pos.LastMove(), moves, abuf[:0])
+		md.Fill(pos, pos.LastMove(), an)
 		idx := -1
 		relevant := 0
 		for i := range an {
@@ -175,6 +216,9 @@ func AnalyzeGame(rec *kifu.Record, o *cra.Orderer, listNG bool) (*Game, error) {
 			g.Hist[OrderPaper][RankBin(cra.Place(an, idx, cra.PaperKey, cra.Relevant))]++
 			g.Hist[OrderOurs][RankBin(cra.Place(an, idx, cra.OursKey, cra.Relevant))]++
 			g.Hist[OrderProb][RankBin(cra.Place(an, idx, cra.ProbKey, nil))]++
+			g.Hist[OrderModel][RankBin(cra.Place(an, idx, cra.ModelKey, nil))]++
+			g.Hist[OrderPaperModel][RankBin(cra.Place(an, idx, cra.PaperModelKey, cra.Relevant))]++
+			g.Hist[OrderOursModel][RankBin(cra.Place(an, idx, cra.OursModelKey, cra.Relevant))]++
 		}
 		for i := range an {
 			e := &an[i]
@@ -245,8 +289,8 @@ type Tables struct {
 	Classes     []ClassCount   `json:"classes,omitempty"`
 	RankCounts  []ClassCount   `json:"rank_counts,omitempty"`
 	// Hist is Counts.Hist; NG the played moves judged irrelevant.
-	Hist [3][7]int `json:"-"`
-	NG   []string  `json:"-"`
+	Hist [OrderNB][7]int `json:"-"`
+	NG   []string        `json:"-"`
 }
 
 // Tables returns the tables of t; subset and probability say which games
@@ -260,7 +304,8 @@ func (t *Tally) Tables(subset, probability string, classes bool) Tables {
 		out.Total.Add(&out.Ranges[i])
 	}
 	out.Total.Finish()
-	out.Ranks = map[string]any{"bins": RankBins, "paper": t.Hist[OrderPaper][:], "ours": t.Hist[OrderOurs][:], "probability": t.Hist[OrderProb][:]}
+	out.Ranks = map[string]any{"bins": RankBins, "paper": t.Hist[OrderPaper][:], "ours": t.Hist[OrderOurs][:], "probability": t.Hist[OrderProb][:],
+		"model": t.Hist[OrderModel][:], "paper_model": t.Hist[OrderPaperModel][:], "ours_model": t.Hist[OrderOursModel][:]}
 	if classes {
 		for i, c := range cra.RelevanceClasses() {
 			cc := t.Classes[i]

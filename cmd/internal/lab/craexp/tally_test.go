@@ -1,12 +1,15 @@
 package craexp
 
 import (
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/rpshogi/rpshogi/categorize/cra"
+	"github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 func TestRankBin(t *testing.T) {
@@ -106,5 +109,81 @@ func TestTallyRealGames(t *testing.T) {
 	// more often in our ordering than in the paper's.
 	if tb.Total.Relevant >= tb.Total.Legal || tb.Hist[OrderOurs][0] < tb.Hist[OrderPaper][0] {
 		t.Errorf("total %+v, first places: paper %d, ours %d", tb.Total, tb.Hist[OrderPaper][0], tb.Hist[OrderOurs][0])
+	}
+}
+
+// TestModelTieBreak: on a real position (a professional opening), the
+// Modeler fills every move's model probability (a softmax: they sum to 1,
+// in the order of the model's scores), and the model keys place moves of
+// the same rank (paper) or tier (ours) by that probability, higher first
+// — which is not generation order here.
+func TestModelTieBreak(t *testing.T) {
+	rec := record(t, "startpos moves 7g7f 8c8d 2g2f 8d8e 8h7g 3c3d 7i8h 4a3b 6i7h 2b7g+ 8h7g 3a2b 3i3h 2b3c 4g4f 7a7b 3g3f 6c6d")
+	pos, err := rec.StartPosition()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range rec.Main.Moves {
+		pos.DoMove(n.Move)
+	}
+	an := cra.NewTableOrderer().Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
+	var md Modeler
+	md.Fill(pos, pos.LastMove(), an)
+	var x movemodel.Extractor
+	x.Reset(pos, pos.LastMove())
+	w := tables.ModelWeights()
+	score := func(m kifu.Move) float64 { return movemodel.Score(w, x.Append(m, nil)) }
+	var sum float64
+	for i := range an {
+		sum += float64(an[i].Model)
+		if !(an[i].Model > 0) {
+			t.Fatalf("%s: model probability %v", an[i].Move.USI(), an[i].Model)
+		}
+		for j := range an {
+			if si, sj := score(an[i].Move), score(an[j].Move); si > sj+1e-4 && an[i].Model < an[j].Model {
+				t.Errorf("%s scores %.4f > %s's %.4f, probabilities %v < %v", an[i].Move.USI(), si, an[j].Move.USI(), sj, an[i].Model, an[j].Model)
+			}
+		}
+	}
+	if math.Abs(sum-1) > 1e-4 {
+		t.Errorf("model probabilities sum to %v", sum)
+	}
+	for _, k := range []struct {
+		name  string
+		key   func(*cra.Move) int64
+		keep  func(*cra.Move) bool
+		group func(*cra.Move) int
+	}{
+		{"model", cra.ModelKey, nil, func(*cra.Move) int { return 0 }},
+		{"paper+model", cra.PaperModelKey, cra.Relevant, func(m *cra.Move) int { return int(m.Rank) }},
+		{"ours+model", cra.OursModelKey, cra.Relevant, func(m *cra.Move) int { return m.Rank.Tier() }},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			pairs, reordered := 0, 0
+			for i := range an {
+				for j := i + 1; j < len(an); j++ {
+					a, b := &an[i], &an[j]
+					if k.keep != nil && (!k.keep(a) || !k.keep(b)) {
+						continue
+					}
+					pi, pj := cra.Place(an, i, k.key, k.keep), cra.Place(an, j, k.key, k.keep)
+					switch ga, gb := k.group(a), k.group(b); {
+					case ga < gb && pi > pj, ga > gb && pi < pj:
+						t.Errorf("%s (group %d) and %s (group %d): places %d, %d", a.Move.USI(), ga, b.Move.USI(), gb, pi, pj)
+					case ga == gb:
+						pairs++
+						if b.Model > a.Model {
+							reordered++
+						}
+						if (a.Model > b.Model) != (pi < pj) && a.Model != b.Model {
+							t.Errorf("%s (p %v) and %s (p %v), same group %d: places %d, %d", a.Move.USI(), a.Model, b.Move.USI(), b.Model, ga, pi, pj)
+						}
+					}
+				}
+			}
+			if pairs == 0 || reordered == 0 {
+				t.Errorf("%d pairs in the same group, %d of them reordered by the model: the position tests nothing", pairs, reordered)
+			}
+		})
 	}
 }
