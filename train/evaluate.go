@@ -207,33 +207,18 @@ func Evaluate(ctx context.Context, t *Tally, paths []string, opts EvalOptions) (
 	est := newEstimates(t)
 	ev := &Evaluation{}
 	var cat, move, uni sums
-	iopts := opts.Ingest
-	iopts.Process = func(g *ingest.Game) (any, error) {
-		if opts.Exclude != nil && opts.Exclude(g.Digest) {
-			return nil, nil
-		}
-		return evalGame(g.Record, est)
-	}
-	sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
-		ge, ok := g.Processed.(*gameEval)
-		if !ok {
-			ev.Excluded++
-			return nil
-		}
-		ev.Games++
-		ev.Positions += ge.positions
-		ev.Forced += ge.forced
-		cat.add(&ge.cat)
-		move.add(&ge.move)
-		uni.add(&ge.uni)
-		return nil
-	}}
-	rep, err := ingest.Run(ctx, iopts, paths, sink)
-	ev.Report = rep
+	rep, excluded, err := EvalGames(ctx, paths, opts,
+		func(rec *kifu.Record) (*gameEval, error) { return evalGame(rec, est) },
+		func(ge *gameEval) {
+			ev.Games++
+			ev.Positions += ge.positions
+			ev.Forced += ge.forced
+			cat.add(&ge.cat)
+			move.add(&ge.move)
+			uni.add(&ge.uni)
+		})
+	ev.Report, ev.Excluded = rep, excluded
 	if err != nil {
-		return ev, err
-	}
-	if err := rep.Check(); err != nil {
 		return ev, err
 	}
 	n := float64(max(ev.Positions, 1))
@@ -242,6 +227,37 @@ func Evaluate(ctx context.Context, t *Tally, paths []string, opts EvalOptions) (
 	}
 	ev.Category, ev.PerMove, ev.Uniform = mean(&cat), mean(&move), mean(&uni)
 	return ev, nil
+}
+
+// EvalGames reads the games of paths through ingest, in memory, as
+// Evaluate does: score gives the result of each game that opts.Exclude
+// does not leave out, in ingest's workers, and merge receives the results
+// in the games' order, so sums taken there do not depend on the number of
+// workers. It returns ingest's report and the number of games left out; a
+// report whose sum check fails is an error.
+func EvalGames[G any](ctx context.Context, paths []string, opts EvalOptions, score func(*kifu.Record) (G, error), merge func(G)) (*ingest.Report, int64, error) {
+	var excluded int64
+	iopts := opts.Ingest
+	iopts.Process = func(g *ingest.Game) (any, error) {
+		if opts.Exclude != nil && opts.Exclude(g.Digest) {
+			return nil, nil
+		}
+		return score(g.Record)
+	}
+	sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
+		r, ok := g.Processed.(G)
+		if !ok {
+			excluded++
+			return nil
+		}
+		merge(r)
+		return nil
+	}}
+	rep, err := ingest.Run(ctx, iopts, paths, sink)
+	if err == nil {
+		err = rep.Check()
+	}
+	return rep, excluded, err
 }
 
 // ExcludeKnown returns an EvalOptions.Exclude that reports the games

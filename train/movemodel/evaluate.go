@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
-	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train"
 )
@@ -121,38 +120,24 @@ func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOpt
 	var all train.Scores
 	var phases [3]train.Scores
 	var cal [10]calib
-	iopts := opts.Ingest
-	iopts.Process = func(g *ingest.Game) (any, error) {
-		if opts.Exclude != nil && opts.Exclude(g.Digest) {
-			return nil, nil
-		}
-		return evalGame(g.Record, md.Weights)
-	}
-	sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
-		ge, ok := g.Processed.(*gameEval)
-		if !ok {
-			ev.Excluded++
-			return nil
-		}
-		ev.Games++
-		ev.Positions += ge.positions
-		ev.Forced += ge.forced
-		all.Merge(&ge.scores)
-		for k := range phases {
-			phases[k].Merge(&ge.phases[k])
-		}
-		for b := range cal {
-			cal[b].n += ge.cal[b].n
-			cal[b].played += ge.cal[b].played
-			cal[b].sumP += ge.cal[b].sumP
-		}
-		return nil
-	}}
-	rep, err := ingest.Run(ctx, iopts, paths, sink)
+	_, excluded, err := train.EvalGames(ctx, paths, opts,
+		func(rec *kifu.Record) (*gameEval, error) { return evalGame(rec, md.Weights) },
+		func(ge *gameEval) {
+			ev.Games++
+			ev.Positions += ge.positions
+			ev.Forced += ge.forced
+			all.Merge(&ge.scores)
+			for k := range phases {
+				phases[k].Merge(&ge.phases[k])
+			}
+			for b := range cal {
+				cal[b].n += ge.cal[b].n
+				cal[b].played += ge.cal[b].played
+				cal[b].sumP += ge.cal[b].sumP
+			}
+		})
+	ev.Excluded = excluded
 	if err != nil {
-		return ev, err
-	}
-	if err := rep.Check(); err != nil {
 		return ev, err
 	}
 	ev.Model = all.Metrics()
