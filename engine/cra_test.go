@@ -7,6 +7,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 // Positions of real games (see categorize/cra's cra_test.go for where they
@@ -17,15 +18,6 @@ const (
 	// A professional middle game, Black to move, 57 legal moves.
 	craMiddleSFEN = "l6nk/4+P1ggl/1r2p1spp/p1pps4/1p1n2pPP/P1PS1P+b2/1P1G2B2/1KGS3R1/LN5NL b P2p 97"
 )
-
-func mustSFEN(t testing.TB, s string) *kifu.Position {
-	t.Helper()
-	pos, err := kifu.ParseSFEN(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pos
-}
 
 func TestParseCRAMode(t *testing.T) {
 	for _, tc := range []struct {
@@ -49,7 +41,7 @@ func TestParseCRAMode(t *testing.T) {
 // mode every move stays; in filter mode the irrelevant ones go, except at
 // the root and the table move; the relevant ones come first.
 func TestCRANodesFilter(t *testing.T) {
-	pos := mustSFEN(t, craMiddleSFEN)
+	pos := kifutest.MustSFEN(t, craMiddleSFEN)
 	s := NewSearcher(1, nil)
 	s.pos = pos
 	an := cra.NewTableOrderer().Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
@@ -115,12 +107,12 @@ func TestSearchWithCRA(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			s := newTestSearcher()
 			s.CRA = mode
-			pos := mustSFEN(t, craMateSFEN)
+			pos := kifutest.MustSFEN(t, craMateSFEN)
 			res := s.Search(pos, Limits{MaxBudget: 300}, nil)
 			if res.Score < MateInMaxPly {
 				t.Errorf("score %d, want a mate (best %s)", res.Score, res.Move)
 			}
-			mid := mustSFEN(t, craMiddleSFEN)
+			mid := kifutest.MustSFEN(t, craMiddleSFEN)
 			res = s.Search(mid, Limits{MaxBudget: 500}, nil)
 			if ok, _ := mid.IsLegal(res.Move); !ok {
 				t.Errorf("best move %s is not legal", res.Move)

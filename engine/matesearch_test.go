@@ -8,6 +8,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/engine/mate"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 // checkMateLine fails t unless line is a mating line from pos.
@@ -68,7 +69,7 @@ func TestUSIGoMate(t *testing.T) {
 			if tt.want != "checkmate " {
 				return
 			}
-			pos := mustSFEN(t, tt.sfen)
+			pos := kifutest.MustSFEN(t, tt.sfen)
 			var line []kifu.Move
 			q := pos.Clone()
 			for _, f := range strings.Fields(got)[1:] {
@@ -243,7 +244,7 @@ var threatPositions = []string{
 func TestSearchUsesMateSearch(t *testing.T) {
 	lim := Limits{MaxBudget: 6 * HalfCost}
 	t.Run("root mate", func(t *testing.T) {
-		pos := mustSFEN(t, mateIn13SFEN)
+		pos := kifutest.MustSFEN(t, mateIn13SFEN)
 		var infos []Info
 		res := newTestSearcher().Search(pos, lim, func(i Info) { infos = append(infos, i) })
 		if res.Score != MateIn(len(res.PV)) || len(infos) == 0 || infos[len(infos)-1].Score != res.Score {
@@ -261,7 +262,7 @@ func TestSearchUsesMateSearch(t *testing.T) {
 		on, off := 0, 0
 		var stats MateStats
 		for _, sf := range threatPositions {
-			pos := mustSFEN(t, sf)
+			pos := kifutest.MustSFEN(t, sf)
 			s := newTestSearcher()
 			m := s.Search(pos, lim, nil).Move
 			st := s.MateStats()
@@ -317,7 +318,7 @@ func TestMateSearchesStopThroughControl(t *testing.T) {
 		})
 	}
 	t.Run("search stopped before it starts", func(t *testing.T) {
-		pos := mustSFEN(t, hardMateSFEN)
+		pos := kifutest.MustSFEN(t, hardMateSFEN)
 		s := newTestSearcher()
 		ctl := NewControl(Limits{})
 		ctl.Stop()

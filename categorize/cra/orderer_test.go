@@ -5,23 +5,15 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/tables"
 )
-
-func mustSFEN(t testing.TB, s string) *kifu.Position {
-	t.Helper()
-	pos, err := kifu.ParseSFEN(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pos
-}
 
 // TestPlace checks the places of moves in the orderings on a real
 // position: every kept move gets a distinct place 1..n, the paper's key
 // follows the ranks, and a filtered-out move has place 0.
 func TestPlace(t *testing.T) {
-	pos := mustSFEN(t, craSacrifice)
+	pos := kifutest.MustSFEN(t, craSacrifice)
 	moves := pos.LegalMoves()
 	var legal []kifu.Move
 	for _, m := range moves {

@@ -65,15 +65,6 @@ func bruteMated(pos *kifu.Position, depth int, budget *int) (mated, ok bool) {
 // search (engine.DefaultNodeMateNodes).
 const interiorNodes = 64
 
-func mustSFEN(t testing.TB, s string) *kifu.Position {
-	t.Helper()
-	pos, err := kifu.ParseSFEN(s)
-	if err != nil {
-		t.Fatalf("%s: %v", s, err)
-	}
-	return pos
-}
-
 // checkMateLine fails t unless line is a mating line from pos (CheckLine).
 func checkMateLine(t *testing.T, pos *kifu.Position, line []kifu.Move) {
 	t.Helper()
@@ -114,7 +105,7 @@ var mateProblems = []struct {
 func TestMateProblems(t *testing.T) {
 	for _, tt := range mateProblems {
 		t.Run(tt.name, func(t *testing.T) {
-			pos := mustSFEN(t, tt.sfen)
+			pos := kifutest.MustSFEN(t, tt.sfen)
 			s := NewSolver(4)
 			res := s.Solve(pos, Limits{Nodes: 200000})
 			if res.Status != tt.want {
@@ -182,7 +173,7 @@ var gameMates = []struct {
 func TestMateGameEndings(t *testing.T) {
 	for _, tt := range gameMates {
 		t.Run(tt.name, func(t *testing.T) {
-			pos := mustSFEN(t, tt.sfen)
+			pos := kifutest.MustSFEN(t, tt.sfen)
 			s := NewSolver(16)
 			res := s.Solve(pos, Limits{Nodes: 500000})
 			if res.Status != Found {
@@ -278,7 +269,7 @@ func TestMateAgainstBruteForce(t *testing.T) {
 func TestGenChecks(t *testing.T) {
 	var positions []*kifu.Position
 	for _, p := range mateProblems {
-		pos := mustSFEN(t, p.sfen)
+		pos := kifutest.MustSFEN(t, p.sfen)
 		positions = append(positions, pos)
 	}
 	extra := []string{
@@ -431,8 +422,8 @@ func verifyProof(t *testing.T, s *Solver, pos *kifu.Position, plies int, budget 
 // rest of the pieces: the answer must be the one a fresh table gives, not
 // the first problem's.
 func TestMateTableKeepsPieceSets(t *testing.T) {
-	sparse := mustSFEN(t, "8k/6S2/6G2/9/9/9/9/9/9 b R 1")
-	full := mustSFEN(t, "8k/6S2/6G2/9/9/9/9/9/9 b Rr2b3g3s4n4l18p 1")
+	sparse := kifutest.MustSFEN(t, "8k/6S2/6G2/9/9/9/9/9/9 b R 1")
+	full := kifutest.MustSFEN(t, "8k/6S2/6G2/9/9/9/9/9/9 b Rr2b3g3s4n4l18p 1")
 	fresh := NewSolver(1).Solve(full, Limits{Nodes: 100000})
 	s := NewSolver(1)
 	if r := s.Solve(sparse, Limits{Nodes: 100000}); r.Status != Found || len(r.PV) != 1 {
@@ -509,7 +500,7 @@ func (s *stopAfter) Stopped() bool {
 // search at the first poll that says so (Unknown), whether it said so
 // before Solve started or later; without it the node limit does.
 func TestSolveStops(t *testing.T) {
-	pos := mustSFEN(t, hardSFEN)
+	pos := kifutest.MustSFEN(t, hardSFEN)
 	for _, tc := range []struct {
 		name      string
 		stop      *stopAfter

@@ -197,3 +197,14 @@ func Positions(tb testing.TB, rec *kifu.Record, f func(pos *kifu.Position, playe
 		pos.DoMove(n.Move)
 	}
 }
+
+// MustSFEN parses an SFEN that a test holds, failing the test (with the
+// SFEN) if it is not a valid position.
+func MustSFEN(tb testing.TB, sfen string) *kifu.Position {
+	tb.Helper()
+	pos, err := kifu.ParseSFEN(sfen)
+	if err != nil {
+		tb.Fatalf("%s: %v", sfen, err)
+	}
+	return pos
+}

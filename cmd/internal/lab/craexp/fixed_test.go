@@ -6,6 +6,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 // Positions of real games (see categorize's cra_test.go for where they
@@ -17,15 +18,6 @@ const (
 	craMiddleSFEN = "l6nk/4+P1ggl/1r2p1spp/p1pps4/1p1n2pPP/P1PS1P+b2/1P1G2B2/1KGS3R1/LN5NL b P2p 97"
 )
 
-func mustSFEN(t testing.TB, s string) *kifu.Position {
-	t.Helper()
-	pos, err := kifu.ParseSFEN(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pos
-}
-
 // TestFixedSearchOrderInvariant: a full-width alpha-beta returns the
 // minimax value whatever the move order, so simple and ordered
 // alpha-beta agree on the score of real positions; the CRA searches, which
@@ -34,7 +26,7 @@ func TestFixedSearchOrderInvariant(t *testing.T) {
 	fs := NewFixedSearch(nil)
 	for _, sfen := range []string{kifu.StartSFEN, craMiddleSFEN, craMateSFEN} {
 		for depth := 1; depth <= 3; depth++ {
-			pos := mustSFEN(t, sfen)
+			pos := kifutest.MustSFEN(t, sfen)
 			simple := fs.Search(context.Background(), pos, depth, FixedSimple)
 			ordered := fs.Search(context.Background(), pos, depth, FixedOrdered)
 			if !simple.Complete || !ordered.Complete {
@@ -51,7 +43,7 @@ func TestFixedSearchOrderInvariant(t *testing.T) {
 	// A plain fixed-depth search sees a mate one ply later: at depth 2,
 	// where the mated side's node has no legal move (at depth 1 the
 	// position after the mate is a leaf, statically evaluated).
-	pos := mustSFEN(t, craMateSFEN)
+	pos := kifutest.MustSFEN(t, craMateSFEN)
 	for o := FixedSimple; o < fixedOrderNB; o++ {
 		r := fs.Search(context.Background(), pos, 2, o)
 		if r.Score != engine.MateIn(1) {
@@ -66,7 +58,7 @@ func TestFixedSearchOrderInvariant(t *testing.T) {
 func TestFixedSearchLimits(t *testing.T) {
 	fs := NewFixedSearch(nil)
 	fs.MaxNodes = 1000
-	pos := mustSFEN(t, craMiddleSFEN)
+	pos := kifutest.MustSFEN(t, craMiddleSFEN)
 	r := fs.Search(context.Background(), pos, 4, FixedSimple)
 	if r.Complete || r.Nodes > 1000 {
 		t.Errorf("with 1000 nodes at most: complete %v, %d nodes", r.Complete, r.Nodes)
