@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/dbopen"
 	"github.com/spf13/cobra"
 )
 
@@ -214,3 +215,11 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// The database helpers of cmd/internal/dbopen, under the names the
+// commands use.
+var (
+	openReadOnly  = dbopen.ReadOnly
+	asStep        = dbopen.AsStep
+	checkWritable = dbopen.CheckWritable
+)
