@@ -30,6 +30,11 @@ type Tally struct {
 	Cats      [categorize.MaxCategories]Count
 }
 
+// MinSamples is the n_c below which a category's P_c is too uncertain to
+// show as a finding: summaries of the most probable categories leave it
+// out.
+const MinSamples = 30
+
 // Add adds o to t.
 func (t *Tally) Add(o *Tally) {
 	t.Positions += o.Positions

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/spf13/cobra"
 )
 
@@ -100,7 +101,7 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 		model = src
 		what += " and the move model in " + opts.Model
 	case opts.DB != "":
-		src, md, err := modelFromDB(ctx, opts.DB)
+		src, md, err := modelrun.Source(ctx, "build-engine", opts.DB)
 		if err != nil {
 			return err
 		}

@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
+	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/movemodel"
@@ -104,8 +103,8 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.DB, "db", "", "training database (required)")
-	f.IntVar(&opts.Iterations, "iterations", defaultModelIterations, "L-BFGS iterations")
-	f.Float64Var(&opts.L2, "l2", defaultModelL2, "L2 penalty λ (of λ/2·Σw² added to the mean negative log-likelihood)")
+	f.IntVar(&opts.Iterations, "iterations", modelrun.DefaultIterations, "L-BFGS iterations")
+	f.Float64Var(&opts.L2, "l2", modelrun.DefaultL2, "L2 penalty λ (of λ/2·Σw² added to the mean negative log-likelihood)")
 	f.StringArrayVar(&opts.Weights, "weight", nil, "SUBSTRING=W: weigh the games whose source contains SUBSTRING by W (repeatable)")
 	f.StringSliceVar(&opts.Without, "without", nil, "feature groups to leave out (ablation)")
 	f.IntVarP(&opts.Workers, "workers", "j", 0, "worker goroutines (0: one per CPU); the weights do not depend on it")
@@ -115,58 +114,14 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 	return cmd
 }
 
-// The defaults of model fit.
-const (
-	defaultModelIterations = 100
-	defaultModelL2         = 1e-5
-)
-
 // fitModelStep is the pipeline's model step: it fits the move model on
 // the games of the training database db with the defaults of "model fit"
 // and, unless out is "", writes it as Go source to out. "rpshogi
 // pipeline" calls it after the counts.
 func fitModelStep(ctx context.Context, ios *iostreams, db, out string) error {
-	opts := &modelFitOptions{IO: ios, DB: db, Out: out, Iterations: defaultModelIterations, L2: defaultModelL2}
+	opts := &modelFitOptions{IO: ios, DB: db, Out: out, Iterations: modelrun.DefaultIterations, L2: modelrun.DefaultL2}
 	opts.Fit = movemodel.FitOptions{L2: opts.L2, Iterations: opts.Iterations}
 	return runModelFit(ctx, opts)
-}
-
-// readModelIfAny returns the move model of the training database db, or
-// nil when it has none (no fit yet, or a database from before the model).
-func readModelIfAny(ctx context.Context, db *sql.DB) (*movemodel.Model, error) {
-	var n int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'model_runs'`).Scan(&n); err != nil {
-		return nil, fmt.Errorf("train: reading the model: %w", err)
-	}
-	if n > 0 {
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM model_runs`).Scan(&n); err != nil {
-			return nil, fmt.Errorf("train: reading the model: %w", err)
-		}
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	return movemodel.Read(ctx, db)
-}
-
-// modelFromDB returns the move model of the training database at path as
-// Go source (tables/model_gen.go), with the model; nil, nil when the
-// database has none.
-func modelFromDB(ctx context.Context, path string) ([]byte, *movemodel.Model, error) {
-	db, err := openReadOnly("build-engine", path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer db.Close()
-	md, err := readModelIfAny(ctx, db)
-	if err != nil || md == nil {
-		return nil, nil, err
-	}
-	src, err := movemodel.Generate(md)
-	if err != nil {
-		return nil, nil, err
-	}
-	return src, md, nil
 }
 
 func groupList() string {
@@ -178,63 +133,10 @@ func groupList() string {
 }
 
 func runModelFit(ctx context.Context, opts *modelFitOptions) error {
-	db, err := train.OpenWritable(opts.DB)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	start := time.Now()
-	games, err := movemodel.ReadGames(ctx, db)
-	if err != nil {
-		return err
-	}
-	ds, err := movemodel.Collect(ctx, games, opts.Data)
-	if err != nil {
-		return err
-	}
-	w := opts.IO.Out
-	fmt.Fprintf(w, "games %d (%d left out by weight 0), positions %d (+%d forced, left out), legal moves %d, features %d, %.1fs\n",
-		ds.Games, ds.Skipped, ds.Positions, ds.Forced, ds.Moves, fm.NumFeatures(), time.Since(start).Seconds())
-	if opts.Arrow != "" {
-		if err := movemodel.WriteExamples(opts.Arrow, ds); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "wrote %s\n", filepath.Join(opts.Arrow, movemodel.ExamplesFile))
-	}
-	fo := opts.Fit
-	fo.Progress = func(it int, obj, ll float64) {
-		if it%10 == 0 || it == fo.Iterations {
-			fmt.Fprintf(opts.IO.ErrOut, "iteration %d: objective %.5f, training loglik %.5f\n", it, obj, ll)
-		}
-	}
-	res, err := movemodel.Fit(ctx, ds, fo)
-	if err != nil {
-		return err
-	}
 	desc := fmt.Sprintf("iterations=%d l2=%g weights=%s without=%s max-games=%d", opts.Iterations, opts.L2,
 		strings.Join(opts.Weights, ","), strings.Join(opts.Without, ","), opts.MaxGames)
-	md, err := movemodel.Write(ctx, db, movemodel.RunInfo{Data: ds, Result: res, Options: desc})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "fitted in %d iterations (%d evaluations): objective %.5f, training loglik %.5f; %s into %s (%.1fs)\n",
-		res.Iterations, res.Evaluations, res.Objective, res.LogLik, md.Digest, opts.DB, time.Since(start).Seconds())
-	if opts.Out != "" {
-		return writeModelGo(md, opts.Out, w)
-	}
-	return nil
-}
-
-func writeModelGo(md *movemodel.Model, out string, w interface{ Write([]byte) (int, error) }) error {
-	src, err := movemodel.Generate(md)
-	if err != nil {
-		return err
-	}
-	if err := writeFileAtomic(out, src); err != nil {
-		return fmt.Errorf("model: %w", err)
-	}
-	fmt.Fprintf(w, "wrote %s\n", out)
-	return nil
+	return modelrun.Fit(ctx, modelrun.FitOptions{DB: opts.DB, Out: opts.Out, Arrow: opts.Arrow, Data: opts.Data, Fit: opts.Fit, Desc: desc},
+		opts.IO.Out, opts.IO.ErrOut)
 }
 
 type modelGenOptions struct {
@@ -264,7 +166,7 @@ func newModelGenCmd(ios *iostreams, runF func(context.Context, *modelGenOptions)
 			if err != nil {
 				return err
 			}
-			return writeModelGo(md, opts.Out, opts.IO.Out)
+			return modelrun.WriteGo(md, opts.Out, opts.IO.Out)
 		},
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "training database with a fitted model (required)")
@@ -317,60 +219,10 @@ counted in the database are left out unless --include-trained.`,
 	return cmd
 }
 
-// modelEvalJSON is model eval's --json output: the counts' evaluation
-// (as "rpshogi evaluate --json") with the object model and the model's
-// calibration.
-type modelEvalJSON struct {
-	DB string `json:"db"`
-	*train.Evaluation
-	Model       train.Metrics            `json:"model"`
-	Calibration []movemodel.Bin          `json:"calibration"`
-	Phases      []movemodel.PhaseMetrics `json:"model_phases"`
-	ModelDigest string                   `json:"model_digest"`
-}
-
-// modelEvaluation evaluates the counts and the model of the training
-// database db on the games of paths (the games counted in db left out
-// unless includeTrained): the evaluate command's --json "model" object
-// comes from it.
-func modelEvaluation(ctx context.Context, dbPath string, paths []string, iopts ingest.Options, includeTrained bool) (*modelEvalJSON, error) {
-	db, err := train.OpenReadOnly(dbPath)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	tally, err := train.ReadTally(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	md, err := movemodel.Read(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	eopts := train.EvalOptions{Ingest: iopts}
-	if !includeTrained {
-		if eopts.Exclude, err = train.ExcludeKnown(ctx, db); err != nil {
-			return nil, err
-		}
-	}
-	ev, err := train.Evaluate(ctx, tally, paths, eopts)
-	if err != nil {
-		return nil, err
-	}
-	mev, err := movemodel.Evaluate(ctx, md, paths, eopts)
-	if err != nil {
-		return nil, err
-	}
-	if mev.Positions != ev.Positions {
-		return nil, fmt.Errorf("model: the model saw %d positions, the counts %d", mev.Positions, ev.Positions)
-	}
-	return &modelEvalJSON{DB: dbPath, Evaluation: ev, Model: mev.Model, Calibration: mev.Calibration, Phases: mev.Phases, ModelDigest: md.Digest}, nil
-}
-
 func runModelEval(ctx context.Context, opts *modelEvalOptions) error {
 	iopts := opts.Ingest
 	iopts.Stdin = opts.IO.In
-	out, err := modelEvaluation(ctx, opts.DB, opts.Paths, iopts, opts.IncludeTrained)
+	out, err := evaluate.WithModel(ctx, opts.DB, opts.Paths, iopts, opts.IncludeTrained)
 	if err != nil {
 		return err
 	}
@@ -387,7 +239,7 @@ func runModelEval(ctx context.Context, opts *modelEvalOptions) error {
 	for _, e := range []struct {
 		name string
 		m    train.Metrics
-	}{{"model", out.Model}, {train.EstCategory, ev.Category}, {train.EstPerMove, ev.PerMove}, {train.EstUniform, ev.Uniform}} {
+	}{{"model", out.Model}, {evaluate.EstCategory, ev.Category}, {evaluate.EstPerMove, ev.PerMove}, {evaluate.EstUniform, ev.Uniform}} {
 		fmt.Fprintf(w, "%-10s %8.4f %8.4f %8.4f %10.4f\n", e.name, e.m.Top1, e.m.Top3, e.m.Top5, e.m.LogLik)
 	}
 	fmt.Fprintf(w, "\nmodel by phase\n%-10s %9s %8s %8s %8s %10s\n", "phase", "positions", "top1", "top3", "top5", "loglik")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/cmd/internal/atomicfile"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/tables"
 	"github.com/rpshogi/rpshogi/train"
@@ -222,29 +223,6 @@ func manifestPaths(dir string, kinds map[string]bool) ([]string, error) {
 	return paths, nil
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it over path, so that path is never left half-written.
-// Its folder must exist.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err = f.Write(data); err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
-}
+// writeFileAtomic writes data to path whole or not at all
+// (atomicfile.Write).
+var writeFileAtomic = atomicfile.Write
