@@ -36,4 +36,3 @@ func TestScorePosition(t *testing.T) {
 		})
 	}
 }
-
