@@ -15,6 +15,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
+	"github.com/rpshogi/rpshogi/tables"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/movemodel"
 	"github.com/spf13/cobra"
@@ -196,8 +197,13 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 		t.Errorf("the table does not carry the corpus digest %s", digest)
 	}
 	wantName := "id name rpshogi (table " + digest[:8] + ")"
-	if got := engineName(t, filepath.Join(out, pipelineEngine)); got != wantName {
-		t.Errorf("pipeline engine: %q, want %q", got, wantName)
+	if got := engineName(t, filepath.Join(out, pipelineEngine)); !strings.HasPrefix(got, wantName+" ") {
+		t.Errorf("pipeline engine: %q, want %q and the version", got, wantName)
+	}
+	// Its --version gives the digests of the tables it was built with.
+	if v, err := exec.Command(filepath.Join(out, pipelineEngine), "--version").Output(); err != nil ||
+		!strings.Contains(string(v), "\n  table sha256:"+digest+"\n") || strings.Contains(string(v), "\ntables  "+tables.Digest()+"\n") {
+		t.Errorf("pipeline engine --version: %v: %s", err, v)
 	}
 	engineModelMove(t, filepath.Join(out, pipelineEngine))
 	// build-engine --table --model compiles the same table and model
@@ -211,8 +217,8 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 	if !strings.Contains(stdout.String(), "the move model in "+filepath.Join(out, pipelineModel)) {
 		t.Errorf("build-engine --model: %s", stdout.String())
 	}
-	if got := engineName(t, other); got != wantName {
-		t.Errorf("build-engine --table: %q, want %q", got, wantName)
+	if got := engineName(t, other); !strings.HasPrefix(got, wantName+" ") {
+		t.Errorf("build-engine --table: %q, want %q and the version", got, wantName)
 	}
 }
 

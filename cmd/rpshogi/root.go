@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/dbopen"
+	"github.com/rpshogi/rpshogi/cmd/internal/version"
 	"github.com/spf13/cobra"
 )
 
@@ -58,7 +59,9 @@ func newRootCmd(ios *iostreams) *cobra.Command {
 search engine.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version.Get().Short(),
 	}
+	root.SetVersionTemplate(version.Get().String("rpshogi"))
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 // TestInterruptReadingStdin interrupts (cancels the context of) commands
@@ -94,5 +96,15 @@ func TestInterruptedMessage(t *testing.T) {
 		[]string{"train", testdata, "--db", filepath.Join(t.TempDir(), "rp.sqlite"), "-q"})
 	if code != exitCanceled || !strings.HasPrefix(stderr.String(), "rpshogi: interrupted: ") || strings.Contains(stderr.String(), "context canceled") {
 		t.Errorf("exit %d: %q", code, stderr.String())
+	}
+}
+
+// TestVersion checks that --version prints the version, the commit line
+// and the digest of the compiled tables.
+func TestVersion(t *testing.T) {
+	code, out, errOut := runCmd("--version")
+	if code != exitOK || !strings.HasPrefix(out, "rpshogi ") || !strings.Contains(out, "\ncommit  ") ||
+		!strings.Contains(out, "\ntables  "+tables.Digest()+"\n") || !strings.Contains(out, "\n  table "+tables.Source+"\n") {
+		t.Errorf("--version: exit %d: %q %q", code, out, errOut)
 	}
 }
