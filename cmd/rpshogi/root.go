@@ -87,6 +87,7 @@ search engine.`,
 		newCRACmd(ios, nil),
 		newModelCmd(ios),
 	)
+	registerCompletions(root)
 	return root
 }
 

@@ -108,3 +108,29 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version: exit %d: %q %q", code, out, errOut)
 	}
 }
+
+// TestCompleteFlagValues runs the shell completion ("__complete", as the
+// scripts of "rpshogi completion bash|zsh|fish" do) of enumerated flag
+// values and of list items.
+func TestCompleteFlagValues(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"convert", "x.kif", "--to", ""}, "kif\nki2\ncsa\nsfen\n:4\n"},
+		{[]string{"convert", "x.kif", "--to", "k"}, "kif\nki2\n:4\n"},
+		{[]string{"ingest", "--handicap", "in"}, "include\tevery start position\n:4\n"},
+		{[]string{"train", "--handicap", ""}, "exclude\teven games only\ninclude\tevery start position\nonly\tany start but the even game\n:4\n"},
+		{[]string{"ingest", "--result", "resign,ma"}, "resign,mate\nresign,max-moves\nresign,matta\n:6\n"},
+		{[]string{"cra", "--algorithms", "simple,cra,"}, "simple,cra,ordered\nsimple,cra,cra-prob\n:6\n"},
+		{[]string{"cra", "--subset", ""}, "all\nodd\neven\n:4\n"},
+		{[]string{"model", "fit", "--without", "c"}, "category\ncra\n:6\n"},
+		{[]string{"sql", "--db", ""}, "sqlite\nsqlite3\ndb\n:8\n"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runCmd(append([]string{"__complete"}, tt.args...)...)
+		if code != exitOK || out != tt.want {
+			t.Errorf("__complete %q: exit %d:\n%q\nwant\n%q (%s)", tt.args, code, out, tt.want, errOut)
+		}
+	}
+}
