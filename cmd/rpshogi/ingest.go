@@ -9,8 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -234,7 +234,7 @@ func runIngest(ctx context.Context, opts *ingestOptions) error {
 	iopts.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet && isTerminal(opts.IO.ErrOut) {
-		bar = newIngestBar(opts.IO.ErrOut)
+		bar = newInputBar(opts.IO.ErrOut, "ingest", opts.Paths, opts.Ingest.AllFiles)
 		iopts.Progress = func(p ingest.Progress) {
 			bar.Describe(fmt.Sprintf("%d files, %d games", p.Files, p.Accepted))
 			bar.Set64(p.Bytes)
@@ -277,15 +277,19 @@ func runIngest(ctx context.Context, opts *ingestOptions) error {
 	return err
 }
 
-// newIngestBar returns a progress bar of unknown length (the walker
-// streams) that shows bytes read, files and games.
+// newIngestBar returns a progress bar of unknown length that shows bytes
+// read, files and games.
 func newIngestBar(w io.Writer) *progressbar.ProgressBar {
-	return progressbar.NewOptions64(-1,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("ingest"),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionSpinnerType(14),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
+	return progress.Bar(w, "ingest", -1, true)
+}
+
+// newInputBar returns a progress bar of the bytes of record files read
+// from paths, with the total and the time left when the total is known
+// before reading (progress.InputBytes), a spinner otherwise.
+func newInputBar(w io.Writer, desc string, paths []string, allFiles bool) *progressbar.ProgressBar {
+	exts := ingest.RecordExts
+	if allFiles {
+		exts = nil
+	}
+	return progress.Bar(w, desc, progress.InputBytes(paths, exts), true)
 }

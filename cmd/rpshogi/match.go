@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/match"
+	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/spf13/cobra"
 )
 
@@ -216,8 +217,10 @@ func runMatch(ctx context.Context, opts *matchOptions) error {
 	}
 	cfg.Warn = func(s string) { fmt.Fprintln(errOut, "warning:", s) }
 	if !opts.Quiet {
+		start, played := time.Now(), 0
 		cfg.OnGame = func(g *match.GameResult, s *match.Summary) {
-			match.PrintGame(errOut, g, s)
+			played++
+			match.PrintGame(errOut, g, s, progress.ETA(time.Since(start), int64(played), int64(s.Scheduled)))
 		}
 	}
 	rep, err := match.Run(ctx, cfg)

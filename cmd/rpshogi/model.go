@@ -10,6 +10,7 @@ import (
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
+	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/movemodel"
@@ -135,8 +136,17 @@ func groupList() string {
 func runModelFit(ctx context.Context, opts *modelFitOptions) error {
 	desc := fmt.Sprintf("iterations=%d l2=%g weights=%s without=%s max-games=%d", opts.Iterations, opts.L2,
 		strings.Join(opts.Weights, ","), strings.Join(opts.Without, ","), opts.MaxGames)
-	return modelrun.Fit(ctx, modelrun.FitOptions{DB: opts.DB, Out: opts.Out, Arrow: opts.Arrow, Data: opts.Data, Fit: opts.Fit, Desc: desc},
-		opts.IO.Out, opts.IO.ErrOut)
+	fo := modelrun.FitOptions{DB: opts.DB, Out: opts.Out, Arrow: opts.Arrow, Data: opts.Data, Fit: opts.Fit, Desc: desc}
+	if isTerminal(opts.IO.ErrOut) && opts.Fit.Iterations > 0 {
+		// The iterations are known: a bar with the time left.
+		bar := progress.Bar(opts.IO.ErrOut, "model fit", int64(opts.Fit.Iterations), false)
+		defer bar.Finish()
+		fo.Progress = func(it int, obj, _ float64) {
+			bar.Describe(fmt.Sprintf("model fit: objective %.5f", obj))
+			bar.Set(it)
+		}
+	}
+	return modelrun.Fit(ctx, fo, opts.IO.Out, opts.IO.ErrOut)
 }
 
 type modelGenOptions struct {

@@ -120,8 +120,7 @@ func runTrain(ctx context.Context, opts *trainOptions) error {
 	topts.Ingest.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet && isTerminal(opts.IO.ErrOut) {
-		bar = newIngestBar(opts.IO.ErrOut)
-		bar.Describe("train")
+		bar = newInputBar(opts.IO.ErrOut, "train", opts.Paths, opts.Ingest.AllFiles)
 		topts.Progress = func(p train.Progress) {
 			bar.Describe(fmt.Sprintf("%d files, %d games, %d positions", p.Files, p.Games, p.Positions))
 			bar.Set64(p.Bytes)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -26,10 +27,17 @@ func resultText(r kifu.Result) string {
 
 // PrintGame prints the line of a finished game g of the match s (and its
 // problems, with the tail of the engine's standard error).
-func PrintGame(w io.Writer, g *GameResult, s *Summary) {
-	fmt.Fprintf(w, "game %d/%d: %s vs %s %s %s after %d plies (opening %d): %s [%s %d-%d-%d]\n",
+//
+// eta, when positive, is the estimated time left, printed at the end of
+// the line.
+func PrintGame(w io.Writer, g *GameResult, s *Summary, eta time.Duration) {
+	left := ""
+	if eta > 0 {
+		left = fmt.Sprintf(", about %s left", eta)
+	}
+	fmt.Fprintf(w, "game %d/%d: %s vs %s %s %s after %d plies (opening %d): %s [%s %d-%d-%d]%s\n",
 		g.Index+1, s.Scheduled, s.Engines[g.Black], s.Engines[g.White], resultText(g.Result), g.Termination,
-		g.Plies, g.Opening+1, g.Reason, s.Engines[0], s.Score.Wins, s.Score.Losses, s.Score.Draws)
+		g.Plies, g.Opening+1, g.Reason, s.Engines[0], s.Score.Wins, s.Score.Losses, s.Score.Draws, left)
 	if g.Excluded {
 		fmt.Fprintf(w, "  not scored: lost on time (--exclude-time-losses)\n")
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -82,5 +83,24 @@ func TestMatchTimeLossReport(t *testing.T) {
 	// No time loss, no warning.
 	if w := TimeLossWarning(&Summary{}, false); w != "" {
 		t.Errorf("warning %q without a time loss", w)
+	}
+}
+
+// TestPrintGameETA checks the time left at the end of a game's line.
+func TestPrintGameETA(t *testing.T) {
+	s := &Summary{Engines: [2]string{"rp", "fsf"}, Scheduled: 4, Score: Score{Wins: 1}}
+	g := &GameResult{Index: 0, Black: 0, White: 1, Result: kifu.BlackWin, Termination: TermResign, Plies: 80, Reason: "resign"}
+	for _, tt := range []struct {
+		eta  time.Duration
+		want string
+	}{
+		{90 * time.Second, "game 1/4: rp vs fsf 1-0 resign after 80 plies (opening 1): resign [rp 1-0-0], about 1m30s left\n"},
+		{0, "game 1/4: rp vs fsf 1-0 resign after 80 plies (opening 1): resign [rp 1-0-0]\n"},
+	} {
+		var b bytes.Buffer
+		PrintGame(&b, g, s, tt.eta)
+		if b.String() != tt.want {
+			t.Errorf("eta %v: %q, want %q", tt.eta, b.String(), tt.want)
+		}
 	}
 }

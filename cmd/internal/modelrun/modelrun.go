@@ -73,11 +73,15 @@ type FitOptions struct {
 	Fit   movemodel.FitOptions
 	// Desc describes the options in model_runs.
 	Desc string
+	// Progress, if set, is called after each iteration instead of the
+	// line Fit prints every tenth.
+	Progress func(it int, objective, loglik float64)
 }
 
 // Fit fits the move model on the games counted in the training database
 // opts.DB and stores it there (replacing its model), printing what it
-// does to w and every tenth iteration to progress.
+// does to w and every tenth iteration to progress (or calling
+// opts.Progress).
 func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 	db, err := train.OpenWritable(opts.DB)
 	if err != nil {
@@ -106,6 +110,9 @@ func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 		if it%10 == 0 || it == fo.Iterations {
 			fmt.Fprintf(progress, "iteration %d: objective %.5f, training loglik %.5f\n", it, obj, ll)
 		}
+	}
+	if opts.Progress != nil {
+		fo.Progress = opts.Progress
 	}
 	res, err := movemodel.Fit(ctx, ds, fo)
 	if err != nil {
