@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/ctxio"
 	"github.com/rpshogi/rpshogi/cmd/internal/dbopen"
 	"github.com/rpshogi/rpshogi/cmd/internal/version"
 	"github.com/spf13/cobra"
@@ -136,73 +137,9 @@ func interrupted(ctx context.Context, err error, kept string) error {
 	return &interruptedError{kept: kept, err: err}
 }
 
-// cancelableReader returns a reader of r whose Read returns ctx.Err()
-// as soon as ctx is done, even while r blocks (a terminal waiting for a
-// line): the read itself goes on in a goroutine, which ends with r.
-func cancelableReader(ctx context.Context, r io.Reader) io.Reader {
-	if r == nil {
-		return nil
-	}
-	return &ctxReader{ctx: ctx, r: r}
-}
-
-type ctxReader struct {
-	ctx  context.Context
-	r    io.Reader
-	ch   chan readChunk
-	rest []byte
-	err  error
-}
-
-type readChunk struct {
-	b   []byte
-	err error
-}
-
-func (c *ctxReader) Read(p []byte) (int, error) {
-	if len(c.rest) > 0 {
-		n := copy(p, c.rest)
-		c.rest = c.rest[n:]
-		return n, nil
-	}
-	if c.err != nil {
-		return 0, c.err
-	}
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	if c.ch == nil {
-		c.ch = make(chan readChunk)
-		go c.pump()
-	}
-	select {
-	case <-c.ctx.Done():
-		return 0, c.ctx.Err()
-	case k := <-c.ch:
-		n := copy(p, k.b)
-		c.rest, c.err = k.b[n:], k.err
-		if n == 0 && len(c.rest) == 0 {
-			return 0, c.err
-		}
-		return n, nil
-	}
-}
-
-// pump reads r into chunks for Read until an error, or ctx is done.
-func (c *ctxReader) pump() {
-	for {
-		b := make([]byte, 64<<10)
-		n, err := c.r.Read(b)
-		select {
-		case c.ch <- readChunk{b[:n], err}:
-		case <-c.ctx.Done():
-			return
-		}
-		if err != nil {
-			return
-		}
-	}
-}
+// cancelableReader returns a reader of r whose Read returns ctx.Err() as
+// soon as ctx is done (ctxio.Reader).
+var cancelableReader = ctxio.Reader
 
 // rolledBack says what an interrupted run that writes the database path
 // in one transaction kept: nothing. existed tells whether path existed

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -60,29 +59,6 @@ func TestInterruptReadingStdin(t *testing.T) {
 				t.Errorf("the interrupted run changed %s", db)
 			}
 		})
-	}
-}
-
-func TestCancelableReader(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	// Everything is read while the context lives.
-	b, err := io.ReadAll(cancelableReader(ctx, strings.NewReader(strings.Repeat("x", 200000))))
-	if err != nil || len(b) != 200000 {
-		t.Fatalf("read %d bytes, %v", len(b), err)
-	}
-	// A blocked read returns when the context is cancelled.
-	r, w := io.Pipe()
-	defer w.Close()
-	cr := cancelableReader(ctx, r)
-	go func() {
-		w.Write([]byte("abc"))
-		time.Sleep(50 * time.Millisecond)
-		cancel()
-	}()
-	b, err = io.ReadAll(cr)
-	if string(b) != "abc" || !errors.Is(err, context.Canceled) {
-		t.Errorf("read %q, %v; want abc, context canceled", b, err)
 	}
 }
 
