@@ -48,8 +48,8 @@ func registerCompletions(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for name, v := range values {
-			if c.Flags().Lookup(name) == nil {
-				continue
+			if f := c.Flags().Lookup(name); f == nil || !strings.HasPrefix(f.Value.Type(), "string") {
+				continue // not this flag (cra's --to is a move number)
 			}
 			c.RegisterFlagCompletionFunc(name, func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
 				done, dir := "", cobra.ShellCompDirectiveNoFileComp

@@ -102,6 +102,7 @@ func TestCompleteFlagValues(t *testing.T) {
 		{[]string{"cra", "--subset", ""}, "all\nodd\neven\n:4\n"},
 		{[]string{"model", "fit", "--without", "c"}, "category\ncra\n:6\n"},
 		{[]string{"sql", "--db", ""}, "sqlite\nsqlite3\ndb\n:8\n"},
+		{[]string{"cra", "--to", ""}, ":0\n"}, // a move number, not a format
 	}
 	for _, tt := range tests {
 		code, out, errOut := runCmd(append([]string{"__complete"}, tt.args...)...)
