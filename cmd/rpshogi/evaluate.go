@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
 	"github.com/rpshogi/rpshogi/ingest"
-	"github.com/rpshogi/rpshogi/train"
 	"github.com/spf13/cobra"
 )
 
@@ -115,39 +113,5 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	w := opts.IO.Out
-	if ev != nil {
-		fmt.Fprintf(w, "trained on %d games, %d positions (%s)\n", out.Trained, tally.Positions, opts.DB)
-		fmt.Fprintf(w, "evaluated on %d games, %d positions (%d forced); %d games left out as trained on; %d records rejected\n",
-			ev.Games, ev.Positions, ev.Forced, ev.Excluded, ev.Report.Rejected)
-		fmt.Fprintf(w, "%-10s %8s %8s %8s %10s %8s\n", "estimator", "top1", "top3", "top5", "loglik", "unseen")
-		for _, e := range []struct {
-			name string
-			m    train.Metrics
-		}{{evaluate.EstCategory, ev.Category}, {evaluate.EstPerMove, ev.PerMove}, {evaluate.EstUniform, ev.Uniform}} {
-			fmt.Fprintf(w, "%-10s %8.4f %8.4f %8.4f %10.4f %8d\n", e.name, e.m.Top1, e.m.Top3, e.m.Top5, e.m.LogLik, e.m.Unseen)
-		}
-		mout := out.Model
-		if mout != nil {
-			fmt.Fprintf(w, "%-10s %8.4f %8.4f %8.4f %10.4f %8s\n", "model", mout.Top1, mout.Top3, mout.Top5, mout.LogLik, "-")
-		} else {
-			fmt.Fprintln(w, out.ModelNote)
-		}
-		if d := evaluate.EngineDefault(); d != "" {
-			fmt.Fprintf(w, "the engine uses %s by default (USI option Probability)\n", d)
-		}
-		if opts.Calibration && mout != nil {
-			fmt.Fprintf(w, "\nmodel calibration (legal moves by predicted probability)\n%-9s %9s %9s %9s\n", "bin", "moves", "predicted", "observed")
-			for _, b := range mout.Calibration {
-				fmt.Fprintf(w, "%.1f-%.1f %9d %9.4f %9.4f\n", b.Lo, b.Hi, b.Moves, b.Predicted, b.Observed)
-			}
-		}
-	}
-	if opts.Paper {
-		if ev != nil {
-			fmt.Fprintln(w)
-		}
-		return evaluate.WritePaperComparison(w, tally)
-	}
-	return nil
+	return out.WriteText(opts.IO.Out, opts.Calibration, opts.Paper)
 }

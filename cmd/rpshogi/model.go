@@ -241,24 +241,5 @@ func runModelEval(ctx context.Context, opts *modelEvalOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	w := opts.IO.Out
-	ev := out.Evaluation
-	fmt.Fprintf(w, "evaluated on %d games, %d positions (%d forced); %d games left out as trained on\n",
-		ev.Games, ev.Positions, ev.Forced, ev.Excluded)
-	fmt.Fprintf(w, "%-10s %8s %8s %8s %10s\n", "estimator", "top1", "top3", "top5", "loglik")
-	for _, e := range []struct {
-		name string
-		m    train.Metrics
-	}{{"model", out.Model}, {evaluate.EstCategory, ev.Category}, {evaluate.EstPerMove, ev.PerMove}, {evaluate.EstUniform, ev.Uniform}} {
-		fmt.Fprintf(w, "%-10s %8.4f %8.4f %8.4f %10.4f\n", e.name, e.m.Top1, e.m.Top3, e.m.Top5, e.m.LogLik)
-	}
-	fmt.Fprintf(w, "\nmodel by phase\n%-10s %9s %8s %8s %8s %10s\n", "phase", "positions", "top1", "top3", "top5", "loglik")
-	for _, p := range out.Phases {
-		fmt.Fprintf(w, "%-10s %9d %8.4f %8.4f %8.4f %10.4f\n", p.Phase, p.Positions, p.Metrics.Top1, p.Metrics.Top3, p.Metrics.Top5, p.Metrics.LogLik)
-	}
-	fmt.Fprintf(w, "\ncalibration (legal moves by predicted probability)\n%-9s %9s %9s %9s\n", "bin", "moves", "predicted", "observed")
-	for _, b := range out.Calibration {
-		fmt.Fprintf(w, "%.1f-%.1f %9d %9.4f %9.4f\n", b.Lo, b.Hi, b.Moves, b.Predicted, b.Observed)
-	}
-	return nil
+	return out.WriteText(opts.IO.Out)
 }

@@ -122,6 +122,56 @@ func HeldOut(ctx context.Context, db *sql.DB, dbPath string, opts HeldOutOptions
 	return r, nil
 }
 
+// WriteText prints the Report as "rpshogi evaluate" does: the metrics of
+// each estimator, with calibration the model's calibration table, with
+// paper the comparison with the paper's Table 1.
+func (r *Report) WriteText(w io.Writer, calibration, paper bool) error {
+	var b strings.Builder
+	if err := r.writeText(&b, calibration, paper); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r *Report) writeText(w io.Writer, calibration, paper bool) error {
+	ev, tally := r.Evaluation, r.Tally
+	if ev != nil {
+		fmt.Fprintf(w, "trained on %d games, %d positions (%s)\n", r.Trained, tally.Positions, r.DB)
+		fmt.Fprintf(w, "evaluated on %d games, %d positions (%d forced); %d games left out as trained on; %d records rejected\n",
+			ev.Games, ev.Positions, ev.Forced, ev.Excluded, ev.Report.Rejected)
+		fmt.Fprintf(w, "%-10s %8s %8s %8s %10s %8s\n", "estimator", "top1", "top3", "top5", "loglik", "unseen")
+		for _, e := range []struct {
+			name string
+			m    train.Metrics
+		}{{EstCategory, ev.Category}, {EstPerMove, ev.PerMove}, {EstUniform, ev.Uniform}} {
+			fmt.Fprintf(w, "%-10s %8.4f %8.4f %8.4f %10.4f %8d\n", e.name, e.m.Top1, e.m.Top3, e.m.Top5, e.m.LogLik, e.m.Unseen)
+		}
+		mout := r.Model
+		if mout != nil {
+			fmt.Fprintf(w, "%-10s %8.4f %8.4f %8.4f %10.4f %8s\n", "model", mout.Top1, mout.Top3, mout.Top5, mout.LogLik, "-")
+		} else {
+			fmt.Fprintln(w, r.ModelNote)
+		}
+		if d := EngineDefault(); d != "" {
+			fmt.Fprintf(w, "the engine uses %s by default (USI option Probability)\n", d)
+		}
+		if calibration && mout != nil {
+			fmt.Fprintf(w, "\nmodel calibration (legal moves by predicted probability)\n%-9s %9s %9s %9s\n", "bin", "moves", "predicted", "observed")
+			for _, b := range mout.Calibration {
+				fmt.Fprintf(w, "%.1f-%.1f %9d %9.4f %9.4f\n", b.Lo, b.Hi, b.Moves, b.Predicted, b.Observed)
+			}
+		}
+	}
+	if paper {
+		if ev != nil {
+			fmt.Fprintln(w)
+		}
+		return WritePaperComparison(w, tally)
+	}
+	return nil
+}
+
 // NoHeldOutError says why an evaluation scored no position.
 func NoHeldOutError(ev *Evaluation) error {
 	var why []string
@@ -213,4 +263,35 @@ func WithModel(ctx context.Context, dbPath string, paths []string, iopts ingest.
 		return nil, fmt.Errorf("model: the model saw %d positions, the counts %d", mev.Positions, ev.Positions)
 	}
 	return &ModelReport{DB: dbPath, Evaluation: ev, Model: mev.Model, Calibration: mev.Calibration, Phases: mev.Phases, ModelDigest: md.Digest}, nil
+}
+
+// WriteText prints the ModelReport as "rpshogi model eval" does: the
+// model beside the counts' estimators, the model by game phase, and its
+// calibration.
+func (r *ModelReport) WriteText(w io.Writer) error {
+	var b strings.Builder
+	r.writeText(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r *ModelReport) writeText(w io.Writer) {
+	ev := r.Evaluation
+	fmt.Fprintf(w, "evaluated on %d games, %d positions (%d forced); %d games left out as trained on\n",
+		ev.Games, ev.Positions, ev.Forced, ev.Excluded)
+	fmt.Fprintf(w, "%-10s %8s %8s %8s %10s\n", "estimator", "top1", "top3", "top5", "loglik")
+	for _, e := range []struct {
+		name string
+		m    train.Metrics
+	}{{"model", r.Model}, {EstCategory, ev.Category}, {EstPerMove, ev.PerMove}, {EstUniform, ev.Uniform}} {
+		fmt.Fprintf(w, "%-10s %8.4f %8.4f %8.4f %10.4f\n", e.name, e.m.Top1, e.m.Top3, e.m.Top5, e.m.LogLik)
+	}
+	fmt.Fprintf(w, "\nmodel by phase\n%-10s %9s %8s %8s %8s %10s\n", "phase", "positions", "top1", "top3", "top5", "loglik")
+	for _, p := range r.Phases {
+		fmt.Fprintf(w, "%-10s %9d %8.4f %8.4f %8.4f %10.4f\n", p.Phase, p.Positions, p.Metrics.Top1, p.Metrics.Top3, p.Metrics.Top5, p.Metrics.LogLik)
+	}
+	fmt.Fprintf(w, "\ncalibration (legal moves by predicted probability)\n%-9s %9s %9s %9s\n", "bin", "moves", "predicted", "observed")
+	for _, b := range r.Calibration {
+		fmt.Fprintf(w, "%.1f-%.1f %9d %9.4f %9.4f\n", b.Lo, b.Hi, b.Moves, b.Predicted, b.Observed)
+	}
 }
