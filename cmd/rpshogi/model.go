@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/progress"
@@ -66,7 +64,7 @@ training examples (the feature IDs of every legal move, the played move).
 
 --weight SUBSTRING=W weighs the positions of the games whose source path
 contains SUBSTRING by W (0 leaves them out); the first match wins.
---without GROUP,... leaves feature groups out (ablation): ` + groupList(),
+--without GROUP,... leaves feature groups out (ablation): ` + modelrun.GroupList(),
 		Example: `  rpshogi model fit --db rp.sqlite
   rpshogi model fit --db rp.sqlite --weight selfplay=0.25 --out tables/model_gen.go`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -80,20 +78,12 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 				return usageErrorf("--iterations and --l2 must not be negative")
 			}
 			opts.Data = movemodel.DataOptions{Workers: opts.Workers, MaxGames: opts.MaxGames}
-			for _, w := range opts.Weights {
-				s, v, ok := strings.Cut(w, "=")
-				f, err := strconv.ParseFloat(v, 64)
-				if !ok || s == "" || err != nil || f < 0 {
-					return usageErrorf("--weight %q: want SUBSTRING=W with W >= 0", w)
-				}
-				opts.Data.Weights = append(opts.Data.Weights, movemodel.SourceWeight{Contains: s, Weight: f})
+			var err error
+			if opts.Data.Weights, err = modelrun.ParseWeights(opts.Weights); err != nil {
+				return &usageError{err}
 			}
-			for _, n := range opts.Without {
-				g, ok := fm.ParseGroup(n)
-				if !ok {
-					return usageErrorf("--without %q: no such group (%s)", n, groupList())
-				}
-				opts.Data.Without = append(opts.Data.Without, g)
+			if opts.Data.Without, err = modelrun.ParseGroups(opts.Without); err != nil {
+				return &usageError{err}
 			}
 			opts.Fit = movemodel.FitOptions{L2: opts.L2, Iterations: opts.Iterations, Workers: opts.Workers}
 			if runF != nil {
@@ -123,14 +113,6 @@ func fitModelStep(ctx context.Context, ios *iostreams, db, out string) error {
 	opts := &modelFitOptions{IO: ios, DB: db, Out: out, Iterations: modelrun.DefaultIterations, L2: modelrun.DefaultL2}
 	opts.Fit = movemodel.FitOptions{L2: opts.L2, Iterations: opts.Iterations}
 	return runModelFit(ctx, opts)
-}
-
-func groupList() string {
-	var s []string
-	for g := range fm.GroupNB {
-		s = append(s, g.String())
-	}
-	return strings.Join(s, ", ")
 }
 
 func runModelFit(ctx context.Context, opts *modelFitOptions) error {

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
@@ -142,4 +144,41 @@ func WriteGo(md *movemodel.Model, out string, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "wrote %s\n", out)
 	return nil
+}
+
+// ParseWeights reads the values of "model fit --weight": SUBSTRING=W,
+// W >= 0, in order (the first match wins).
+func ParseWeights(ws []string) ([]movemodel.SourceWeight, error) {
+	var out []movemodel.SourceWeight
+	for _, w := range ws {
+		s, v, ok := strings.Cut(w, "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if !ok || s == "" || err != nil || f < 0 {
+			return nil, fmt.Errorf("--weight %q: want SUBSTRING=W with W >= 0", w)
+		}
+		out = append(out, movemodel.SourceWeight{Contains: s, Weight: f})
+	}
+	return out, nil
+}
+
+// ParseGroups reads the feature groups of "model fit --without".
+func ParseGroups(names []string) ([]fm.Group, error) {
+	var out []fm.Group
+	for _, n := range names {
+		g, ok := fm.ParseGroup(n)
+		if !ok {
+			return nil, fmt.Errorf("--without %q: no such group (%s)", n, GroupList())
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// GroupList is the names of the feature groups, comma-separated.
+func GroupList() string {
+	var s []string
+	for g := range fm.GroupNB {
+		s = append(s, g.String())
+	}
+	return strings.Join(s, ", ")
 }
