@@ -3,6 +3,8 @@ package train
 import (
 	"math"
 	"testing"
+
+	"github.com/rpshogi/rpshogi/categorize"
 )
 
 // TestScorePosition checks the metrics of one position, ties included.
@@ -34,5 +36,23 @@ func TestScorePosition(t *testing.T) {
 				t.Errorf("top1/3/5 %v %v %v loglik %v, want %v %v %v %v", s.top1, s.top3, s.top5, s.loglik, tt.top1, tt.top3, tt.top5, want)
 			}
 		})
+	}
+}
+
+// TestMostProbable checks the order, the n_c threshold and the cap.
+func TestMostProbable(t *testing.T) {
+	var tl Tally
+	tl.Cats[0] = Count{NP: 10, NC: 100}
+	tl.Cats[1] = Count{NP: 50, NC: 100}
+	tl.Cats[2] = Count{NP: 9, NC: 10} // too few positions
+	tl.Cats[3] = Count{NP: 50, NC: 100}
+	got := tl.MostProbable(0)
+	name := func(id int) string { return categorize.List()[id].Name }
+	if len(got) != 3 || got[0].Name != name(1) || got[1].Name != name(3) || got[2].Name != name(0) ||
+		got[0].P != 0.5 || got[2].P != 0.1 || got[2].NP != 10 || got[2].NC != 100 {
+		t.Fatalf("%+v", got)
+	}
+	if n := len(tl.MostProbable(2)); n != 2 {
+		t.Errorf("MostProbable(2): %d rows", n)
 	}
 }
