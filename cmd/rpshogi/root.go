@@ -99,9 +99,9 @@ func execute(ctx context.Context, ios *iostreams, args []string) exitCode {
 	if err == nil {
 		return exitOK
 	}
-	var ie *interruptedError
+	var ie *ctxio.InterruptedError
 	if errors.Is(err, context.Canceled) && !errors.As(err, &ie) {
-		err = &interruptedError{kept: "stopped before the end", err: err}
+		err = &ctxio.InterruptedError{Kept: "stopped before the end", Err: err}
 	}
 	fmt.Fprintln(ios.ErrOut, "rpshogi:", err)
 	var ue *usageError
@@ -115,27 +115,9 @@ func execute(ctx context.Context, ios *iostreams, args []string) exitCode {
 	return exitError
 }
 
-// interruptedError reports a command stopped by Ctrl-C (its context
-// cancelled), saying what was kept.
-type interruptedError struct {
-	kept string
-	err  error
-}
-
-func (e *interruptedError) Error() string { return "interrupted: " + e.kept }
-
-// Unwrap returns the error of the interrupted work; errors.Is(e,
-// context.Canceled) holds whatever it was.
-func (e *interruptedError) Unwrap() []error { return []error{e.err, context.Canceled} }
-
 // interrupted returns err, or, when ctx was cancelled (Ctrl-C), an error
-// that says so and what was kept.
-func interrupted(ctx context.Context, err error, kept string) error {
-	if err == nil || ctx.Err() == nil {
-		return err
-	}
-	return &interruptedError{kept: kept, err: err}
-}
+// that says so and what was kept (ctxio.Interrupted).
+var interrupted = ctxio.Interrupted
 
 // cancelableReader returns a reader of r whose Read returns ctx.Err() as
 // soon as ctx is done (ctxio.Reader).

@@ -1,6 +1,8 @@
-// Package ctxio makes a blocking reader (a terminal waiting for a line)
-// stop at once when a context is cancelled, so that Ctrl-C interrupts a
-// command reading standard input.
+// Package ctxio is the cancellation idiom of rpshogi's commands: a
+// blocking reader (a terminal waiting for a line) that stops at once when
+// a context is cancelled, so that Ctrl-C interrupts a command reading
+// standard input (Reader), and the error of an interrupted command that
+// says what it kept (Interrupted).
 package ctxio
 
 import (
@@ -74,4 +76,26 @@ func (c *ctxReader) pump() {
 			return
 		}
 	}
+}
+
+// An InterruptedError reports a command stopped by Ctrl-C (its context
+// cancelled), saying what was kept.
+type InterruptedError struct {
+	Kept string // what the command kept
+	Err  error  // the error of the interrupted work
+}
+
+func (e *InterruptedError) Error() string { return "interrupted: " + e.Kept }
+
+// Unwrap returns the error of the interrupted work; errors.Is(e,
+// context.Canceled) holds whatever it was.
+func (e *InterruptedError) Unwrap() []error { return []error{e.Err, context.Canceled} }
+
+// Interrupted returns err, or, when ctx was cancelled (Ctrl-C), an error
+// that says so and what was kept.
+func Interrupted(ctx context.Context, err error, kept string) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	return &InterruptedError{Kept: kept, Err: err}
 }

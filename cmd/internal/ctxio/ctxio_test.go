@@ -33,3 +33,23 @@ func TestReader(t *testing.T) {
 		t.Errorf("read %q, %v; want abc, context canceled", b, err)
 	}
 }
+
+// TestInterrupted checks that an error is marked as interrupted only when
+// its context was cancelled, and that it still wraps both the work's
+// error and context.Canceled.
+func TestInterrupted(t *testing.T) {
+	work := errors.New("train: reading: context canceled")
+	if err := Interrupted(context.Background(), work, "nothing"); err != work {
+		t.Errorf("live context: %v", err)
+	}
+	if Interrupted(context.Background(), nil, "x") != nil {
+		t.Error("nil error changed")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := Interrupted(ctx, work, "the database is as it was")
+	var ie *InterruptedError
+	if err.Error() != "interrupted: the database is as it was" || !errors.As(err, &ie) || !errors.Is(err, work) || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
