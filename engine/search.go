@@ -34,6 +34,17 @@ type Coster interface {
 	Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32)
 }
 
+// MoveCoster is a Coster that can also price one move at a time, from a
+// classifier reset for the position (and the previous move) the move is
+// played in; MoveCost(cls, m) must equal what Costs gives m. The
+// realization search then prices only the moves it searches, in the
+// order it picks them (engine/movepick.go). A Coster whose costs depend
+// on every legal move at once (the model's softmax) cannot be one.
+type MoveCoster interface {
+	Coster
+	MoveCost(cls *categorize.Classifier, m kifu.Move) int32
+}
+
 // Mode is the node-expansion rule of the search.
 type Mode uint8
 
@@ -119,6 +130,11 @@ type frame struct {
 	pvLen  int
 	killer [2]kifu.Move
 	gain   [kifu.MaxMoves]int16 // SEE of each move (depth mode's ordering)
+	// Lazy pricing (movepick.go): the node's classifier, and the picking
+	// stage with the end of the moves it has priced and ordered.
+	cls      categorize.Classifier
+	stage    pickStage
+	stageEnd int
 }
 
 // Searcher searches one position at a time. It owns its transposition
@@ -166,6 +182,9 @@ type Searcher struct {
 	// extensions off (for tests and tuning).
 	nullTries, nullCuts  uint64
 	noNull, noExtensions bool
+	// eagerCosts prices every move of a node before searching any, as
+	// the search did before lazy pricing (benchmarks compare the two).
+	eagerCosts bool
 }
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
@@ -513,7 +532,8 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if ply == 0 {
 		prev = s.rootPrev
 	}
-	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck)
+	lazy := s.lazyNode(ply)
+	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck, lazy)
 	if legal == 0 {
 		return MatedIn(ply) // checkmated, or no move at all: a loss in shogi
 	}
@@ -528,12 +548,18 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		}
 		f.pvLen = 0
 		// The inner call reused this frame: regenerate.
-		moves, _ = s.nodeMoves(f, ply, budget, prev, inCheck)
+		moves, _ = s.nodeMoves(f, ply, budget, prev, inCheck, lazy)
 	}
-	s.orderMoves(f, moves, costs, ttMove, ply)
+	if lazy && n > 1 {
+		s.startPick(f, moves, ttMove, prev)
+	} else {
+		s.orderMoves(f, moves, costs, ttMove, ply)
+		f.stage, f.stageEnd = stageAll, n
+	}
 	if s.CRA != CRAOff { // CRA hook (engine/cra.go): reorder, and filter in CRAFilter
 		n = s.craNodes(f, moves, costs, ttMove, ply)
 		moves, costs = moves[:n], costs[:n]
+		f.stageEnd = n
 	}
 	origAlpha := alpha
 	best := -InfiniteValue
@@ -543,7 +569,10 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	}
 	var bestMove kifu.Move
 	for i := 0; i < n; i++ {
-		m, c := pickNext(f, moves, costs, i)
+		if i == f.stageEnd {
+			s.nextStage(f, moves, ttMove, i)
+		}
+		m, c := pickNext(f, moves[:f.stageEnd], costs, i)
 		child := budget - int(c)
 		var stat RootStat
 		iterSel := s.seldepth
@@ -610,15 +639,16 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 }
 
 // nodeMoves generates the moves of a node and their costs in f.costs:
-// every legal move priced by moveCosts in the realization mode, the
-// plausible moves of depthMoves in depth mode. It returns the moves and
-// the number of legal moves.
-func (s *Searcher) nodeMoves(f *frame, ply, budget int, prev kifu.Move, inCheck bool) ([]kifu.Move, int) {
+// every legal move priced by moveCosts in the realization mode (priced
+// later, when picked, if lazy and there are two or more), the plausible
+// moves of depthMoves in depth mode. It returns the moves and the number
+// of legal moves.
+func (s *Searcher) nodeMoves(f *frame, ply, budget int, prev kifu.Move, inCheck, lazy bool) ([]kifu.Move, int) {
 	if s.Mode == ModeDepth {
 		return s.depthMoves(f, ply, budget, prev, inCheck)
 	}
 	moves := s.pos.GenerateMoves(kifu.Legal, f.moves[:0])
-	if len(moves) > 0 {
+	if len(moves) == 1 || len(moves) > 0 && !lazy {
 		s.moveCosts(budget, prev, moves, f.costs[:len(moves)], inCheck)
 	}
 	return moves, len(moves)
