@@ -10,7 +10,7 @@ import (
 // defaultOverhead is MoveOverhead's default: the time kept in reserve on
 // every move. On a busy two-core machine the search thread can be kept
 // off the CPU for a few tens of milliseconds, which the margin covers.
-const defaultOverhead = 50 * time.Millisecond
+const defaultOverhead = 30 * time.Millisecond
 
 // option is one USI option.
 type option struct {

@@ -161,7 +161,9 @@ type Searcher struct {
 	stack    [MaxPly + 2]frame
 	history  [kifu.PieceNB][kifu.SquareNB]int32
 	rootPrev kifu.Move
-	// the best fully searched root move of the current iteration
+	// the best fully searched root move of the current iteration, and
+	// the best move of the last finished one (searched first)
+	rootBest  kifu.Move
 	iterMove  kifu.Move
 	iterValue Value
 	// per root move statistics: of the iteration in progress, and of the
@@ -322,20 +324,29 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	}
 	s.reSearches = 0
 	s.nullTries, s.nullCuts = 0, 0
-	for budget := HalfCost; budget <= maxBudget; budget += s.step() {
+	s.rootBest = kifu.MoveNone
+	var sched iterSchedule
+	for budget := HalfCost; budget <= maxBudget; {
 		s.seldepth = 0
 		s.iterBudget = budget
 		s.iterMove = kifu.MoveNone
 		s.iterStats = s.iterStats[:0]
+		sched.begin(s.nodes)
 		v := s.search(0, budget, -InfiniteValue, InfiniteValue, true)
 		if s.aborted {
-			// The table move (the previous best) is searched first, so a
-			// different best move of the unfinished iteration beat it.
+			// The previous iteration's best move is searched first (see
+			// rootBest), so a best move of the unfinished iteration is
+			// that move with a deeper score, or a move that beat it.
 			switch {
 			case res.Budget > 0:
-				if s.iterMove != kifu.MoveNone && s.iterMove != res.Move {
+				if s.iterMove != kifu.MoveNone {
 					res.Move, res.Score = s.iterMove, s.iterValue
 					res.PV = append(res.PV[:0], root.pv[:root.pvLen]...)
+					if info != nil {
+						i := s.info(budget, res.Score, res.PV)
+						i.Bound = BoundLower // the moves not searched may be better
+						info(i)
+					}
 				}
 			case s.iterMove != kifu.MoveNone && s.iterValue > -MateInMaxPly:
 				// The first iteration was cut short: its best move so far
@@ -355,6 +366,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		if len(res.PV) > 0 {
 			res.Move = res.PV[0]
 		}
+		s.rootBest = res.Move
 		if info != nil {
 			info(s.info(budget, v, res.PV))
 		}
@@ -364,6 +376,11 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		if s.pastSoft() {
 			break
 		}
+		step, ok := s.nextStep(&sched, budget)
+		if !ok {
+			break
+		}
+		budget += step
 	}
 	if len(res.PV) > 1 {
 		res.Ponder = res.PV[1]
@@ -515,6 +532,9 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 				return v
 			}
 		}
+	}
+	if ply == 0 && s.rootBest != kifu.MoveNone {
+		ttMove = s.rootBest // the last iteration's best move first, whatever the table kept
 	}
 	if v, ok := s.interiorMate(ply, &budget, inCheck, key); ok {
 		return v

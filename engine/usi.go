@@ -563,8 +563,15 @@ func formatInfo(i Info) string {
 	if ms > 0 {
 		nps = i.Nodes * 1000 / uint64(ms)
 	}
-	fmt.Fprintf(&b, "info depth %d seldepth %d score %s nodes %d nps %d time %d hashfull %d",
-		i.Budget/HalfCost, i.SelDepth, formatScore(i.Score), i.Nodes, nps, ms, i.Hashfull)
+	bound := ""
+	switch i.Bound {
+	case BoundLower:
+		bound = " lowerbound"
+	case BoundUpper:
+		bound = " upperbound"
+	}
+	fmt.Fprintf(&b, "info depth %d seldepth %d score %s%s nodes %d nps %d time %d hashfull %d",
+		i.Budget/HalfCost, i.SelDepth, formatScore(i.Score), bound, i.Nodes, nps, ms, i.Hashfull)
 	if len(i.PV) > 0 {
 		b.WriteString(" pv")
 		for _, m := range i.PV {
