@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"time"
+
 	"testing"
 
 	"github.com/rpshogi/rpshogi/kifu"
@@ -85,4 +88,37 @@ func benchSearch(b *testing.B, sfen string, mode Mode, eager, mate bool) {
 		b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
 	}
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+// BenchmarkSearchThreads searches each position for 500 ms from an empty
+// table with 1 and with 2 threads (lazy SMP) and reports the nodes of all
+// threads per second of the wall clock and per CPU second.
+func BenchmarkSearchThreads(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		for _, bp := range benchPositions {
+			b.Run(fmt.Sprintf("threads=%d/%s", threads, bp.name), func(b *testing.B) {
+				pos, err := kifu.ParseSFEN(bp.sfen)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s := newTestSearcher()
+				s.Threads = threads
+				var nodes uint64
+				cpu0, cpuOK := processCPU()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					s.NewGame()
+					res := s.Search(pos, Limits{Soft: 500 * time.Millisecond, Hard: 500 * time.Millisecond}, nil)
+					if ok, why := pos.IsLegal(res.Move); !ok {
+						b.Fatalf("best move %s is illegal: %v", res.Move, why)
+					}
+					nodes += res.Nodes
+				}
+				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+				if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {
+					b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
+				}
+			})
+		}
+	}
 }

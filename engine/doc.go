@@ -61,6 +61,7 @@
 //	NodeMateNodes  nodes of each interior mate search, 0 for none (64)
 //	CRA            off | order | filter
 //	MoveOverhead   milliseconds kept in reserve per move (30)
+//	Threads        search threads, lazy SMP sharing the table (1)
 //
 // The hash tables are made at isready, within the memory the machine has.
 //

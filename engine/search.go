@@ -184,6 +184,14 @@ type Searcher struct {
 	// extensions off (for tests and tuning).
 	nullTries, nullCuts  uint64
 	noNull, noExtensions bool
+	// Threads is the number of threads of a search (lazy SMP, smp.go):
+	// 1 (or less) searches alone, as the search always did.
+	Threads int
+	smp     smpState
+	// helper marks a helper thread's searcher; budgetOffset shifts its
+	// iterations' root budgets.
+	helper       bool
+	budgetOffset int
 	// eagerCosts prices every move of a node before searching any, as
 	// the search did before lazy pricing (benchmarks compare the two).
 	eagerCosts bool
@@ -297,7 +305,9 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	s.start = ctl.start
 	s.nodes, s.mateStats = 0, MateStats{}
 	s.aborted = false
-	s.TT.NewSearch()
+	if !s.helper {
+		s.TT.NewSearch() // helpers share the main thread's table and generation
+	}
 	s.rootPrev = pos.LastMove()
 	for i := range s.stack {
 		s.stack[i].killer = [2]kifu.Move{}
@@ -326,7 +336,8 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	s.nullTries, s.nullCuts = 0, 0
 	s.rootBest = kifu.MoveNone
 	var sched iterSchedule
-	for budget := HalfCost; budget <= maxBudget; {
+	s.startHelpers(pos, maxBudget)
+	for budget := HalfCost + s.budgetOffset; budget <= maxBudget; {
 		s.seldepth = 0
 		s.iterBudget = budget
 		s.iterMove = kifu.MoveNone
@@ -382,6 +393,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		}
 		budget += step
 	}
+	res.Nodes = s.stopHelpers()
 	if len(res.PV) > 1 {
 		res.Ponder = res.PV[1]
 	}
@@ -432,7 +444,7 @@ func (s *Searcher) step() int {
 }
 
 func (s *Searcher) finish(r Result) Result {
-	r.Nodes = s.nodes
+	r.Nodes += s.nodes // and the helpers' nodes (stopHelpers)
 	return r
 }
 
