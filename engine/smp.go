@@ -67,6 +67,11 @@ func (s *Searcher) startHelpers(pos *kifu.Position, maxBudget int) {
 		st.wg.Add(1)
 		go func(k int, h *Searcher) {
 			defer st.wg.Done()
+			defer func() {
+				// A helper's failure must not end the engine: the main
+				// thread's search goes on without it.
+				_ = recover()
+			}()
 			st.nodes[k] = h.SearchWith(hp, ctl, nil).Nodes
 		}(k, h)
 	}
