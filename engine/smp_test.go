@@ -9,35 +9,47 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// goldenSearches are the results of searches of 30,000 nodes from an
-// empty table, with the default options and one thread, made by the
-// search before the lazy SMP (commit c6f8f4d): name, mode, best move,
-// score, nodes, last finished budget, PV.
+// goldenSearches are the results of searches from an empty table with
+// the default options and one thread, by the search before the lazy SMP
+// (commit c6f8f4d): of 30,000 nodes (the nodes limit cuts an iteration)
+// and to a fixed iteration (whose node count depends on every node's
+// work, table included): name, mode, nodes limit, last budget, and best
+// move, score, nodes, last finished budget, PV.
 var goldenSearches = []struct {
-	name   string
-	mode   Mode
-	move   string
-	score  Value
-	nodes  uint64
-	budget int
-	pv     string
+	name      string
+	mode      Mode
+	limit     uint64
+	maxBudget int
+	move      string
+	score     Value
+	nodes     uint64
+	budget    int
+	pv        string
 }{
-	{"opening", ModeRealization, "6a5a", 57, 30016, 500, " 6a5a 6h6g 6c5b 4f4e 5b4a"},
-	{"opening", ModeDepth, "6a5a", 39, 30016, 600, " 6a5a 3g4e 3c4d 6h6g"},
-	{"middle", ModeRealization, "7d7c+", -163, 30016, 500, " 7d7c+ 6b7c 8f8e 8a8b 8e8d 8b8d"},
-	{"middle", ModeDepth, "7d7c+", -163, 30016, 600, " 7d7c+ 6b7c 8f8e 8a8b 8e8d 8b8d"},
-	{"middle2", ModeRealization, "4b5c", -52, 30016, 500, " 4b5c P*4g 4f3e 7g6h 5e6d"},
-	{"middle2", ModeDepth, "4b5c", -66, 30016, 400, " 4b5c P*4g"},
-	{"endgame", ModeRealization, "6f6g", 2741, 30016, 300, " 6f6g 8a9a 6g7h P*8e 8d9d"},
-	{"endgame", ModeDepth, "6f6g", 2752, 30016, 400, " 6f6g 8a9a"},
+	{"opening", ModeRealization, 30000, 0, "6a5a", 57, 30016, 500, " 6a5a 6h6g 6c5b 4f4e 5b4a"},
+	{"opening", ModeRealization, 0, 500, "6a5a", 57, 7006, 500, " 6a5a 6h6g 6c5b 4f4e 5b4a"},
+	{"opening", ModeDepth, 30000, 0, "6a5a", 39, 30016, 600, " 6a5a 3g4e 3c4d 6h6g"},
+	{"opening", ModeDepth, 0, 400, "6a5a", 72, 377, 400, " 6a5a"},
+	{"middle", ModeRealization, 30000, 0, "7d7c+", -163, 30016, 500, " 7d7c+ 6b7c 8f8e 8a8b 8e8d 8b8d"},
+	{"middle", ModeRealization, 0, 500, "7d7c+", -163, 6609, 500, " 7d7c+ 6b7c 8f8e 8a8b 8e8d 8b8d"},
+	{"middle", ModeDepth, 30000, 0, "7d7c+", -163, 30016, 600, " 7d7c+ 6b7c 8f8e 8a8b 8e8d 8b8d"},
+	{"middle", ModeDepth, 0, 400, "7d7c+", -160, 1036, 400, " 7d7c+ 8d7c 8b7c+ 6b7c 8f8e 8a8e"},
+	{"middle2", ModeRealization, 30000, 0, "4b5c", -52, 30016, 500, " 4b5c P*4g 4f3e 7g6h 5e6d"},
+	{"middle2", ModeRealization, 0, 500, "4b5c", -52, 19727, 500, " 4b5c P*4g 4f3e 7g6h 5e6d"},
+	{"middle2", ModeDepth, 30000, 0, "4b5c", -66, 30016, 400, " 4b5c P*4g"},
+	{"middle2", ModeDepth, 0, 400, "4b5c", -116, 2582, 400, " 4b5c"},
+	{"endgame", ModeRealization, 30000, 0, "6f6g", 2741, 30016, 300, " 6f6g 8a9a 6g7h P*8e 8d9d"},
+	{"endgame", ModeRealization, 0, 500, "6f6g", 2741, 121315, 500, " 6f6g 8a9a 6g7h P*8e 8d9d"},
+	{"endgame", ModeDepth, 30000, 0, "6f6g", 2752, 30016, 400, " 6f6g 8a9a"},
+	{"endgame", ModeDepth, 0, 400, "6f6g", 2752, 17314, 400, " 6f6g 8a9a"},
 }
 
 // TestOneThreadIdentical checks that a search with Threads = 1 is the
 // search before the lazy SMP, bit for bit on what it reports, for the
-// same nodes limit.
+// same nodes limit or iteration.
 func TestOneThreadIdentical(t *testing.T) {
 	for _, g := range goldenSearches {
-		t.Run(fmt.Sprintf("%s/%v", g.name, g.mode), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%v/%d/%d", g.name, g.mode, g.limit, g.maxBudget), func(t *testing.T) {
 			var sfen string
 			for _, bp := range benchPositions {
 				if bp.name == g.name {
@@ -51,7 +63,7 @@ func TestOneThreadIdentical(t *testing.T) {
 			s := newTestSearcher()
 			s.Mode = g.mode
 			s.Threads = 1
-			res := s.Search(pos, Limits{Nodes: 30000}, nil)
+			res := s.Search(pos, Limits{Nodes: g.limit, MaxBudget: g.maxBudget}, nil)
 			var pv strings.Builder
 			for _, m := range res.PV {
 				pv.WriteString(" " + m.USI())

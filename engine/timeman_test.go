@@ -114,14 +114,16 @@ func TestUnfinishedIteration(t *testing.T) {
 // TestUSIByoyomiTimeUse plays a GUI's part at 200 ms byoyomi against the
 // engine binary with its default options, on real positions, and times
 // each move from the go sent to the bestmove read: the median must use
-// most of the byoyomi (at least 160 ms) and no move may take more than
-// the byoyomi and 40 ms (what a loaded machine adds between the engine
-// and the GUI). A failed attempt is tried again (the machine is shared).
+// most of the byoyomi (at least 160 ms; the search before used 150) and
+// no move may take more than the byoyomi and 100 ms (a generous bound:
+// on a loaded machine the engine's process or the test's can be kept off
+// the CPU for tens of milliseconds). A failed attempt is tried again (the
+// machine is shared).
 func TestUSIByoyomiTimeUse(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times 24 moves at 200 ms byoyomi")
 	}
-	const byoyomi, median, most = 200 * time.Millisecond, 160 * time.Millisecond, 240 * time.Millisecond
+	const byoyomi, median, most = 200 * time.Millisecond, 160 * time.Millisecond, 300 * time.Millisecond
 	var why string
 	for attempt := 0; attempt < 3; attempt++ {
 		p := startBinary(t)
