@@ -279,6 +279,9 @@ func (s *Searcher) NewGame() {
 		s.TT.Clear()
 	}
 	s.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+	for _, h := range s.smp.helpers {
+		h.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+	}
 }
 
 // Search searches pos (which it uses and restores) within limits, whose
