@@ -192,6 +192,7 @@ type Searcher struct {
 	// iterations' root budgets.
 	helper       bool
 	budgetOffset int
+	pubNodes     atomic.Uint64 // a helper's nodes, published every pollEvery
 	// eagerCosts prices every move of a node before searching any, as
 	// the search did before lazy pricing (benchmarks compare the two).
 	eagerCosts bool
@@ -275,6 +276,7 @@ func (s *Searcher) Stop() {
 // NewGame clears what the searcher learned (table, history). A table no
 // search has used is empty already, and is left alone.
 func (s *Searcher) NewGame() {
+	s.Wait()
 	if s.TT.Used() {
 		s.TT.Clear()
 	}
@@ -309,6 +311,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	s.nodes, s.mateStats = 0, MateStats{}
 	s.aborted = false
 	if !s.helper {
+		s.Wait()         // the last search's helpers are done with the table
 		s.TT.NewSearch() // helpers share the main thread's table and generation
 	}
 	s.rootPrev = pos.LastMove()
@@ -490,6 +493,9 @@ func (s *Searcher) checkAbort() bool {
 		return true
 	}
 	if s.nodes%pollEvery == 0 {
+		if s.helper {
+			s.pubNodes.Store(s.nodes)
+		}
 		if at := s.ctl.hardAt.Load(); at != 0 && time.Now().UnixNano() >= at && !s.ctl.infinite.Load() {
 			s.aborted = true
 		}

@@ -18,7 +18,14 @@ import (
 // of their moves differ by their histories), filling the shared table
 // with what the main thread then finds there, until the main thread's
 // search ends and stops it. The main thread's result is the search's;
-// its Nodes count every thread's nodes.
+// its Nodes count every thread's nodes (a helper's as it last published
+// them: it publishes its count every pollEvery nodes).
+//
+// The main thread stops its helpers and returns at once, without waiting
+// for them to see the stop: on a loaded machine a helper may be off the
+// CPU for tens of milliseconds, which the bestmove must not wait for.
+// The next search, NewGame and Wait wait for them; the table must not be
+// resized or cleared before (the USI loop calls Wait first).
 //
 // With Threads <= 1 no helper exists and the search is the one-thread
 // search, bit for bit (TestOneThreadIdentical).
@@ -29,7 +36,7 @@ type smpState struct {
 	helpers []*Searcher
 	ctls    []*Control
 	wg      sync.WaitGroup
-	nodes   []uint64 // of each helper's last search
+	pending bool // helpers were stopped but not waited for
 }
 
 // helperMateMB is the size of each helper's mate table.
@@ -44,13 +51,14 @@ func (s *Searcher) startHelpers(pos *kifu.Position, maxBudget int) {
 		return
 	}
 	st := &s.smp
+	s.Wait()
 	for len(st.helpers) < n {
 		h := &Searcher{TT: s.TT, helper: true,
 			mateHooks: mateHooks{Mate: mate.NewSolver(helperMateMB)}}
 		h.ctl = &h.ownCtl
 		st.helpers = append(st.helpers, h)
 	}
-	st.ctls, st.nodes = st.ctls[:0], st.nodes[:0]
+	st.ctls = st.ctls[:0]
 	for k, h := range st.helpers[:n] {
 		c, ok := cloneCoster(s.Coster)
 		if !ok {
@@ -62,23 +70,23 @@ func (s *Searcher) startHelpers(pos *kifu.Position, maxBudget int) {
 		h.budgetOffset = (k + 1) * HalfCost
 		ctl := NewControl(Limits{MaxBudget: maxBudget, Infinite: true})
 		st.ctls = append(st.ctls, ctl)
-		st.nodes = append(st.nodes, 0)
+		h.pubNodes.Store(0)
 		hp := pos.Clone()
 		st.wg.Add(1)
-		go func(k int, h *Searcher) {
+		go func(h *Searcher) {
 			defer st.wg.Done()
 			defer func() {
 				// A helper's failure must not end the engine: the main
 				// thread's search goes on without it.
 				_ = recover()
 			}()
-			st.nodes[k] = h.SearchWith(hp, ctl, nil).Nodes
-		}(k, h)
+			h.pubNodes.Store(h.SearchWith(hp, ctl, nil).Nodes)
+		}(h)
 	}
 }
 
-// stopHelpers stops the running helpers, waits for them and returns the
-// nodes they searched.
+// stopHelpers stops the running helpers and returns the nodes they have
+// published; it does not wait for them (Wait does).
 func (s *Searcher) stopHelpers() uint64 {
 	st := &s.smp
 	if len(st.ctls) == 0 {
@@ -87,13 +95,23 @@ func (s *Searcher) stopHelpers() uint64 {
 	for _, c := range st.ctls {
 		c.Stop()
 	}
-	st.wg.Wait()
 	var n uint64
-	for _, x := range st.nodes {
-		n += x
+	for _, h := range st.helpers[:len(st.ctls)] {
+		n += h.pubNodes.Load()
 	}
 	st.ctls = st.ctls[:0]
+	st.pending = true
 	return n
+}
+
+// Wait waits until the helper threads of the last search (Threads > 1)
+// have stopped. The transposition table may be resized or cleared only
+// after it; it is safe to call at any time no search runs.
+func (s *Searcher) Wait() {
+	if st := &s.smp; st.pending {
+		st.wg.Wait()
+		st.pending = false
+	}
 }
 
 // cloneCoster returns a coster that prices as c does and that another

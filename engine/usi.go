@@ -272,6 +272,7 @@ func (u *usi) prepare(clear bool) *Searcher {
 		u.tablesFor = [2]int{-1, -1}
 	}
 	s := u.srch
+	s.Wait() // the helper threads of the last search (Threads) are done with the table
 	s.RootMateNodes = uint64(u.opts.int("RootMateNodes"))
 	s.NodeMateNodes = uint64(u.opts.int("NodeMateNodes"))
 	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
