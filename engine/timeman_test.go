@@ -88,16 +88,15 @@ func TestUnfinishedIteration(t *testing.T) {
 		s := newTestSearcher()
 		var infos []Info
 		res := s.Search(pos, Limits{Soft: 300 * time.Millisecond, Hard: 300 * time.Millisecond}, func(i Info) { infos = append(infos, i) })
-		if len(infos) < 2 {
-			t.Fatalf("%d info reports", len(infos))
-		}
-		last := infos[len(infos)-1]
-		if last.Bound != BoundLower {
-			if attempt < 3 { // the cut came before the iteration's first root move was searched
+		if len(infos) == 0 || infos[len(infos)-1].Bound != BoundLower {
+			// No iteration finished, or the cut came before the next
+			// one's first root move was searched: a loaded machine.
+			if attempt < 5 {
 				continue
 			}
-			t.Fatalf("the last report is %+v, want the unfinished iteration's (lowerbound)", last)
+			t.Fatalf("the last of %d reports is not the unfinished iteration's (lowerbound): %+v", len(infos), infos)
 		}
+		last := infos[len(infos)-1]
 		if last.Budget <= res.Budget || last.PV[0] != res.Move || last.Score != res.Score {
 			t.Errorf("unfinished iteration %d: %s %d, result budget %d: %s %d", last.Budget, last.PV[0], last.Score, res.Budget, res.Move, res.Score)
 		}
