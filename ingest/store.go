@@ -102,14 +102,26 @@ func OpenDB(path string) (*sql.DB, error) {
 // and closes the database. So a run is all or nothing: if it fails or is
 // cancelled at any moment (ctx cancelled rolls the transaction back, and
 // a killed process never commits), the database is as it was before.
-// A database file that WithDB created is removed again when fn fails.
+// A database that does not exist yet is built in a temporary file beside
+// path (.NAME.ingest-PID-*) that takes the name path only once fn has
+// committed, so a run killed or failed before that leaves no file at
+// path, and the next run removes what a killed one left.
 // WithDB leaves the database in rollback-journal mode (journal_mode
 // DELETE), without -wal and -shm files.
 func WithDB(ctx context.Context, path string, fn func(tx *sql.Tx) error) (err error) {
+	file := path
 	_, statErr := os.Stat(path)
 	created := errors.Is(statErr, os.ErrNotExist)
-	db, err := OpenDB(path)
+	if created {
+		if file, err = createDBTemp(path); err != nil {
+			return err
+		}
+	}
+	db, err := OpenDB(file)
 	if err != nil {
+		if created {
+			removeDB(file)
+		}
 		return err
 	}
 	defer func() {
@@ -122,10 +134,11 @@ func WithDB(ctx context.Context, path string, fn func(tx *sql.Tx) error) (err er
 		if cerr := db.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("ingest: closing %s: %w", path, cerr)
 		}
-		if err != nil && created {
-			for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-				os.Remove(path + suffix)
-			}
+		if created && err == nil {
+			err = publishDB(file, path)
+		}
+		if created && err != nil {
+			removeDB(file)
 		}
 	}()
 	return Update(ctx, db, fn)

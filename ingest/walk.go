@@ -398,7 +398,8 @@ func (a *archiveWalk) cleanup() {
 // spill copies r to a new temporary file and returns its name.
 func (a *archiveWalk) spill(r io.Reader) (string, error) {
 	if a.tmp == "" {
-		tmp, err := os.MkdirTemp("", "rpshogi-archive-*")
+		staleArchiveDirs.Do(func() { removeStale(os.TempDir(), archiveTempPrefix) })
+		tmp, err := os.MkdirTemp("", tempPattern(archiveTempPrefix))
 		if err != nil {
 			return "", fmt.Errorf("ingest: %w", err)
 		}

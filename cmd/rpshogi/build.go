@@ -3,10 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/buildsrc"
 	"github.com/rpshogi/rpshogi/cmd/internal/enginebuild"
-	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/spf13/cobra"
 )
 
@@ -60,52 +59,9 @@ tree: run it inside the repository.`,
 }
 
 func runBuild(ctx context.Context, opts *buildOptions) error {
-	var table []byte
-	var what string
-	switch {
-	case opts.DB != "":
-		src, prov, err := tableFromDB(ctx, opts.DB)
-		if err != nil {
-			return err
-		}
-		table, what = src, fmt.Sprintf("the table of %s (%d games, corpus %s)", opts.DB, prov.Games, prov.Source)
-	case opts.Table != "":
-		src, err := os.ReadFile(opts.Table)
-		if err != nil {
-			return err
-		}
-		if err := enginebuild.CheckTableSource(opts.Table, src); err != nil {
-			return err
-		}
-		table, what = src, "the table in "+opts.Table
-	default:
-		what = "the committed table"
-	}
-	var model []byte
-	switch {
-	case opts.Model != "":
-		src, err := os.ReadFile(opts.Model)
-		if err != nil {
-			return err
-		}
-		if err := enginebuild.CheckModelSource(opts.Model, src); err != nil {
-			return err
-		}
-		model = src
-		what += " and the move model in " + opts.Model
-	case opts.DB != "":
-		src, md, err := modelrun.Source(ctx, "build-engine", opts.DB)
-		if err != nil {
-			return err
-		}
-		if md == nil {
-			what += " and the committed move model (" + opts.DB + " has none: rpshogi model fit --db " + opts.DB + " fits one)"
-		} else {
-			model = src
-			what += fmt.Sprintf(" and its move model (%d games, %s)", md.Games, md.Digest)
-		}
-	default:
-		what += " and the committed move model"
+	table, model, what, err := buildsrc.Sources(ctx, opts.DB, opts.Table, opts.Model)
+	if err != nil {
+		return err
 	}
 	if err := enginebuild.Build(ctx, table, model, opts.Out); err != nil {
 		return err

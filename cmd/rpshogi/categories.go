@@ -2,9 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/cmd/internal/analysis"
 	"github.com/spf13/cobra"
 )
 
@@ -35,14 +34,5 @@ probability table and the stores.`,
 }
 
 func runCategories(ctx context.Context, opts *categoriesOptions) error {
-	for _, i := range categorize.List() {
-		grade := i.Grade.String()
-		if grade == "" {
-			grade = "-"
-		}
-		if _, err := fmt.Fprintf(opts.IO.Out, "%d\t%s\t%s\t%s\n", i.ID, i.Name, i.Family, grade); err != nil {
-			return err
-		}
-	}
-	return nil
+	return analysis.WriteCategories(opts.IO.Out)
 }

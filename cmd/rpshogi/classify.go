@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strings"
 
-	"github.com/rpshogi/rpshogi/categorize"
-	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/cmd/internal/analysis"
 	"github.com/spf13/cobra"
 )
 
@@ -68,26 +65,12 @@ func runClassify(ctx context.Context, opts *classifyOptions) error {
 	if err != nil {
 		return err
 	}
-	var buf [kifu.MaxMoves]categorize.Classified
-	moves := categorize.ClassifyAll(pos, pos.LastMove(), buf[:0])
-	lines := make([]string, len(moves))
-	for i, e := range moves {
-		var b strings.Builder
-		fmt.Fprintf(&b, "%s\t%d\t", e.Move.USI(), e.Facts.Gain)
-		for j, c := range e.Set.Categories() {
-			if j > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(c.String())
-		}
-		lines[i] = b.String()
-	}
-	sort.Strings(lines)
+	lines := analysis.Classify(pos)
 	for _, l := range lines {
 		if _, err := fmt.Fprintln(opts.IO.Out, l); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%s: %d legal moves\n", pos.SFEN(), len(moves))
+	fmt.Fprintf(opts.IO.ErrOut, "%s: %d legal moves\n", pos.SFEN(), len(lines))
 	return nil
 }

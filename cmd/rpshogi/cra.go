@@ -2,12 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
+	"github.com/rpshogi/rpshogi/cmd/internal/recfile"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/spf13/cobra"
@@ -96,21 +97,11 @@ time y; and nodes) into --out.`,
 				cmd.Flags().Changed("out") || opts.Quiesce || opts.MaxNodes != 0) {
 				return usageErrorf("--game, --depths, --algorithms, --out, --quiesce and --max-nodes go with --search")
 			}
-			for _, d := range opts.Depths {
-				if d < 1 || d > 8 {
-					return usageErrorf("--depths: each depth must be in 1..8, got %d", d)
-				}
+			if err := craexp.CheckDepths(opts.Depths); err != nil {
+				return usageErrorf("--depths: %v", err)
 			}
-			if len(opts.Depths) == 0 {
-				return usageErrorf("--depths: give at least one depth")
-			}
-			for _, a := range opts.Algorithms {
-				if _, ok := craexp.ParseFixedOrder(a); !ok {
-					return usageErrorf("--algorithms: unknown %q (want simple, ordered, cra, cra-prob)", a)
-				}
-			}
-			if len(opts.Algorithms) == 0 {
-				return usageErrorf("--algorithms: give at least one")
+			if _, err := craexp.ParseFixedOrders(opts.Algorithms); err != nil {
+				return usageErrorf("--algorithms: %v", err)
 			}
 			if opts.GameIndex < 1 {
 				return usageErrorf("--game-index must be 1 or more")
@@ -167,9 +158,7 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 		}
 		rep := craexp.AnalyzePosition(pos, costs)
 		if opts.JSON {
-			enc := json.NewEncoder(opts.IO.Out)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
+			return writeJSON(opts.IO.Out, rep)
 		}
 		return craexp.WritePosition(opts.IO.Out, rep)
 	}
@@ -186,28 +175,25 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 	if opts.Search {
 		rec := firstGame
 		if opts.Game != "" {
-			recs, _, err := readRecords(opts.Game)
-			if err != nil && len(recs) == 0 {
+			if rec, err = recfile.Game(opts.Game, opts.GameIndex); err != nil {
 				return err
 			}
-			if recs, err = pickGame(opts.Game, recs, opts.GameIndex); err != nil {
-				return err
-			}
-			rec = recs[0]
 		}
 		if rec == nil {
 			return fmt.Errorf("cra: no game to search")
 		}
-		rep, err := runCRASearch(ctx, opts, rec, costs)
-		if err != nil {
+		algs, _ := craexp.ParseFixedOrders(opts.Algorithms)
+		var progress io.Writer
+		if !opts.JSON {
+			progress = opts.IO.ErrOut
+		}
+		if out.Search, err = craexp.SearchToDir(ctx, rec, craexp.SearchOptions{Depths: opts.Depths, Orders: algs, Quiesce: opts.Quiesce,
+			MaxNodes: opts.MaxNodes, From: opts.From, To: opts.To, CRA: cra.NewOrderer(costs)}, opts.Out, progress); err != nil {
 			return err
 		}
-		out.Search = rep
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(opts.IO.Out, out)
 	}
 	var b strings.Builder
 	if len(opts.Paths) > 0 {
@@ -217,7 +203,7 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 		if len(opts.Paths) > 0 {
 			fmt.Fprintln(&b)
 		}
-		writeCRASearch(&b, out.Search)
+		craexp.WriteSearch(&b, out.Search)
 	}
 	_, err = io.WriteString(opts.IO.Out, b.String())
 	return err

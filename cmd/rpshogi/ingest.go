@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -133,21 +131,7 @@ func runIngest(ctx context.Context, opts *ingestOptions) error {
 			bar.Set64(p.Bytes)
 		}
 	}
-	var rep *ingest.Report
-	var stats ingest.StoreStats
-	err := ingest.WithDB(ctx, opts.DB, func(tx *sql.Tx) error {
-		st, err := ingest.NewStore(ctx, tx)
-		if err != nil {
-			return err
-		}
-		defer st.Close()
-		rep, err = ingest.Run(ctx, iopts, opts.Paths, st)
-		stats = st.Stats()
-		if err != nil {
-			return err
-		}
-		return rep.Check() // never commit a run that does not add up
-	})
+	rep, stats, err := ingest.RunDB(ctx, opts.DB, iopts, opts.Paths)
 	if bar != nil {
 		bar.Finish()
 	}
@@ -155,9 +139,7 @@ func runIngest(ctx context.Context, opts *ingestOptions) error {
 		return interrupted(ctx, err, rolledBack(opts.DB, existed))
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(ingestJSON{DB: opts.DB, Database: stats, Report: rep})
+		return writeJSON(opts.IO.Out, ingestJSON{DB: opts.DB, Database: stats, Report: rep})
 	}
 	if opts.Quiet {
 		return nil
@@ -171,18 +153,9 @@ func runIngest(ctx context.Context, opts *ingestOptions) error {
 }
 
 // newIngestBar returns a progress bar of unknown length that shows bytes
-// read, files and games.
-func newIngestBar(w io.Writer) *progressbar.ProgressBar {
-	return progress.Bar(w, "ingest", -1, true)
-}
-
-// newInputBar returns a progress bar of the bytes of record files read
-// from paths, with the total and the time left when the total is known
-// before reading (progress.InputBytes), a spinner otherwise.
-func newInputBar(w io.Writer, desc string, paths []string, allFiles bool) *progressbar.ProgressBar {
-	exts := ingest.RecordExts
-	if allFiles {
-		exts = nil
-	}
-	return progress.Bar(w, desc, progress.InputBytes(paths, exts), true)
-}
+// read, files and games; newInputBar one of the bytes of record files
+// read from paths (progress.InputBar).
+var (
+	newIngestBar = func(w io.Writer) *progressbar.ProgressBar { return progress.Bar(w, "ingest", -1, true) }
+	newInputBar  = progress.InputBar
+)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -125,9 +124,7 @@ func runNextMove(ctx context.Context, opts *nextMoveOptions) error {
 		return err
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(nextmove.NewReport(positions, rows))
+		return writeJSON(opts.IO.Out, nextmove.NewReport(positions, rows))
 	}
 	return nextmove.WriteTable(opts.IO.Out, positions, rows, opts.Verbose, opts.MaxTime > 0)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/analysis"
 	"github.com/spf13/cobra"
 )
 
@@ -65,17 +66,9 @@ func runPerft(ctx context.Context, opts *perftOptions) error {
 		return err
 	}
 	start := time.Now()
-	var nodes uint64
-	if opts.Divide {
-		for _, e := range pos.Divide(opts.Depth) {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			fmt.Fprintf(opts.IO.Out, "%s %d\n", e.Move, e.Nodes)
-			nodes += e.Nodes
-		}
-	} else {
-		nodes = pos.Perft(opts.Depth)
+	nodes, err := analysis.Perft(ctx, opts.IO.Out, pos, opts.Depth, opts.Divide)
+	if err != nil {
+		return err
 	}
 	el := time.Since(start)
 	fmt.Fprintf(opts.IO.ErrOut, "%.3fs, %.1f M nodes/s\n", el.Seconds(), float64(nodes)/el.Seconds()/1e6)

@@ -2,13 +2,15 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/ctxio"
 	"github.com/rpshogi/rpshogi/cmd/internal/dbopen"
+	"github.com/rpshogi/rpshogi/cmd/internal/progress"
+	"github.com/rpshogi/rpshogi/cmd/internal/recfile"
 	"github.com/rpshogi/rpshogi/cmd/internal/version"
 	"github.com/spf13/cobra"
 )
@@ -29,16 +31,6 @@ type iostreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
-}
-
-// isTerminal reports whether w is a terminal (for progress bars).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // usageError marks an error in the command line itself.
@@ -123,20 +115,11 @@ var interrupted = ctxio.Interrupted
 // soon as ctx is done (ctxio.Reader).
 var cancelableReader = ctxio.Reader
 
-// rolledBack says what an interrupted run that writes the database path
-// in one transaction kept: nothing. existed tells whether path existed
-// before the run.
-func rolledBack(path string, existed bool) string {
-	if !existed {
-		return "nothing was written: the run was rolled back, and " + path + " was not created"
-	}
-	return "nothing was written: the run was rolled back, and " + path + " is as it was before"
-}
-
-// exists reports whether path exists.
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+// writeJSON writes v to w as indented JSON (the --json outputs).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // The database helpers of cmd/internal/dbopen, under the names the
@@ -145,4 +128,13 @@ var (
 	openReadOnly  = dbopen.ReadOnly
 	asStep        = dbopen.AsStep
 	checkWritable = dbopen.CheckWritable
+	rolledBack    = dbopen.RolledBack // what an interrupted one-transaction run kept
+	exists        = dbopen.Exists
+	isTerminal    = progress.IsTerminal // where progress bars are drawn
+)
+
+// readRecords and pickGame read the games of one record file (recfile).
+var (
+	readRecords = recfile.Read
+	pickGame    = recfile.Pick
 )

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/sqlshell"
-	"github.com/rpshogi/rpshogi/train"
 	"github.com/spf13/cobra"
 )
 
@@ -102,70 +99,6 @@ func runSQL(ctx context.Context, opts *sqlOptions) error {
 	case opts.CSV:
 		format = sqlshell.CSV
 	}
-	out := sqlshell.NewWriter(opts.IO.Out, format)
-	var n int
-	var more bool
-	if opts.Write {
-		db, err := train.OpenWritable(opts.DB)
-		if err != nil {
-			return asStep("sql", err)
-		}
-		defer db.Close()
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("sql: %w", err)
-		}
-		if n, more, err = sqlshell.Query(ctx, tx, opts.Query, opts.Limit, out); err != nil {
-			tx.Rollback()
-			return interrupted(ctx, fmt.Errorf("sql: %w", err), "the statements were rolled back: "+opts.DB+" is as it was before")
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("sql: committing: %w", err)
-		}
-	} else {
-		db, err := openReadOnly("sql", opts.DB)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		conn, err := sqlshell.ReadOnlyConn(ctx, db)
-		if err != nil {
-			return fmt.Errorf("sql: %w", err)
-		}
-		defer conn.Close()
-		if opts.Schema {
-			return writeSchema(ctx, conn, opts)
-		}
-		if n, more, err = sqlshell.Query(ctx, conn, opts.Query, opts.Limit, out); err != nil {
-			if ctx.Err() != nil {
-				return interrupted(ctx, err, "the query was stopped (it changes nothing)")
-			}
-			if sqlshell.IsReadOnlyRefusal(err) {
-				return fmt.Errorf("sql: %w (the database is opened read-only: statements that change it, ATTACH and VACUUM INTO need --write)", err)
-			}
-			return fmt.Errorf("sql: %w", err)
-		}
-	}
-	if err := out.End(n, more); err != nil {
-		return err
-	}
-	if more {
-		fmt.Fprintf(opts.IO.ErrOut, "sql: printed the first %d rows and left out the rest (--limit %d); --limit 0 prints them all\n", n, opts.Limit)
-	}
-	return nil
-}
-
-// writeSchema prints the tables and views of the database with their
-// columns (--schema), as text or JSON.
-func writeSchema(ctx context.Context, q sqlshell.Queryer, opts *sqlOptions) error {
-	rels, err := sqlshell.Schema(ctx, q)
-	if err != nil {
-		return fmt.Errorf("sql: reading the schema: %w", err)
-	}
-	if opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rels)
-	}
-	return sqlshell.WriteSchema(opts.IO.Out, rels)
+	return sqlshell.Run(ctx, sqlshell.Options{DB: opts.DB, Query: opts.Query, Write: opts.Write, Format: format,
+		Limit: opts.Limit, Schema: opts.Schema}, opts.IO.Out, opts.IO.ErrOut)
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/cmd/internal/atomicfile"
 	"github.com/rpshogi/rpshogi/cmd/internal/tablegen"
-	"github.com/rpshogi/rpshogi/tables"
 	"github.com/spf13/cobra"
 )
 
@@ -74,14 +73,7 @@ func runTables(ctx context.Context, opts *tablesOptions) error {
 			return err
 		}
 	}
-	var src []byte
-	var prov tables.Provenance
-	var err error
-	if opts.Corpus != "" {
-		src, prov, err = tablegen.FromCorpus(ctx, opts.Corpus)
-	} else {
-		src, prov, err = tableFromDB(ctx, opts.DB)
-	}
+	src, prov, err := tablegen.Generate(ctx, opts.DB, opts.Corpus)
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
-	"time"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/trainout"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/schollz/progressbar/v3"
@@ -92,23 +90,6 @@ database (but for the run's timestamps) and byte-identical Arrow files.`,
 	return cmd
 }
 
-// trainJSON is the --json output.
-type trainJSON struct {
-	DB           string            `json:"db"`
-	Run          int64             `json:"run"`
-	GamesAdded   int64             `json:"games_added"`
-	Positions    int64             `json:"positions_added"`
-	Forced       int64             `json:"forced_added"`
-	TotalGames   int64             `json:"total_games"`
-	TotalPos     int64             `json:"total_positions"`
-	TotalForced  int64             `json:"total_forced"`
-	Uncounted    int64             `json:"uncounted_games"`
-	CorpusDigest string            `json:"corpus_digest"`
-	Seconds      float64           `json:"elapsed_seconds"`
-	Database     ingest.StoreStats `json:"database"`
-	Report       *ingest.Report    `json:"report"`
-}
-
 func runTrain(ctx context.Context, opts *trainOptions) error {
 	if err := checkWritable("train", opts.DB); err != nil {
 		return err
@@ -136,43 +117,10 @@ func runTrain(ctx context.Context, opts *trainOptions) error {
 		return interrupted(ctx, asStep("train", err), kept)
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(trainJSON{DB: opts.DB, Run: res.RunID, GamesAdded: res.Games, Positions: res.Added.Positions,
-			Forced: res.Added.Forced, TotalGames: res.TotalGames, TotalPos: res.Total.Positions, TotalForced: res.Total.Forced,
-			Uncounted: res.Uncounted, CorpusDigest: res.CorpusDigest, Seconds: res.Elapsed.Seconds(), Database: res.Store, Report: res.Report})
+		return writeJSON(opts.IO.Out, trainout.NewJSON(opts.DB, res))
 	}
 	if opts.Quiet {
 		return nil
 	}
-	return writeTrainSummary(opts, res)
-}
-
-func writeTrainSummary(opts *trainOptions, res *train.Result) error {
-	w := opts.IO.Out
-	if err := res.Report.WriteText(w); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\ntraining run %d into %s\n", res.RunID, opts.DB)
-	fmt.Fprintf(w, "%-16s %10d (%d new in the database, %d stored before without counts)\n", "games counted", res.Games,
-		res.Store.GamesAdded, res.Games-int64(res.Store.GamesAdded))
-	fmt.Fprintf(w, "%-16s %10d\n", "positions", res.Added.Positions)
-	fmt.Fprintf(w, "%-16s %10d (a single legal move)\n", "forced", res.Added.Forced)
-	fmt.Fprintf(w, "%-16s %10d games, %d positions, %d forced; corpus digest %s\n", "database total", res.TotalGames,
-		res.Total.Positions, res.Total.Forced, cmp.Or(res.CorpusDigest, "-"))
-	if res.Uncounted > 0 {
-		fmt.Fprintf(w, "note: %d games of the database have no counts (stored by ingest); train on their files to count them\n", res.Uncounted)
-	}
-	if opts.Arrow != "" {
-		fmt.Fprintf(w, "arrow: %s/%s (%d positions), %s/%s (cumulative counts)\n", opts.Arrow, train.PositionsFile,
-			res.Total.Positions, opts.Arrow, train.CountsFile)
-	}
-	if opts.Top > 0 {
-		fmt.Fprintf(w, "top categories (of those with n_c >= %d):\n", train.MinSamples)
-		for _, r := range res.Total.MostProbable(opts.Top) {
-			fmt.Fprintf(w, "  %-24s p %6.2f%%  n_p %8d  n_c %8d\n", r.Name, 100*r.P, r.NP, r.NC)
-		}
-	}
-	_, err := fmt.Fprintf(w, "elapsed: %s with %d workers\n", res.Elapsed.Round(time.Millisecond), res.Report.Workers)
-	return err
+	return trainout.WriteSummary(opts.IO.Out, res, opts.DB, opts.Arrow, opts.Top)
 }

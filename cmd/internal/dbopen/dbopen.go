@@ -167,3 +167,19 @@ func CheckWritable(step, path string) error {
 	os.Remove(probe.Name())
 	return nil
 }
+
+// RolledBack says what an interrupted run that writes the database path
+// in one transaction kept: nothing. existed tells whether path existed
+// before the run.
+func RolledBack(path string, existed bool) string {
+	if !existed {
+		return "nothing was written: the run was rolled back, and " + path + " was not created"
+	}
+	return "nothing was written: the run was rolled back, and " + path + " is as it was before"
+}
+
+// Exists reports whether path exists.
+func Exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

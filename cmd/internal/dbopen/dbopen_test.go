@@ -101,3 +101,21 @@ func TestCheckWritable(t *testing.T) {
 		t.Errorf("folder: %v", err)
 	}
 }
+
+func TestRolledBackAndExists(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "db.sqlite")
+	if Exists(path) {
+		t.Errorf("Exists(%s) before it is made", path)
+	}
+	os.WriteFile(path, nil, 0o644)
+	if !Exists(path) {
+		t.Errorf("Exists(%s) = false", path)
+	}
+	if got := RolledBack(path, false); !strings.Contains(got, path+" was not created") {
+		t.Errorf("RolledBack(new) = %q", got)
+	}
+	if got := RolledBack(path, true); !strings.Contains(got, path+" is as it was before") {
+		t.Errorf("RolledBack(existing) = %q", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -97,4 +98,26 @@ func isArchive(name string) bool {
 		}
 	}
 	return false
+}
+
+// IsTerminal reports whether w is a terminal (where bars are drawn).
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// InputBar returns a bar of the bytes of record files (extensions
+// ingest.RecordExts, or every file with allFiles) read from paths, with
+// the total and the time left when the total is known before reading
+// (InputBytes), a spinner otherwise.
+func InputBar(w io.Writer, desc string, paths []string, allFiles bool) *progressbar.ProgressBar {
+	exts := ingest.RecordExts
+	if allFiles {
+		exts = nil
+	}
+	return Bar(w, desc, InputBytes(paths, exts), true)
 }

@@ -90,3 +90,31 @@ func TestBarShowsTotal(t *testing.T) {
 		t.Errorf("spinner: %q", s)
 	}
 }
+
+// TestIsTerminal: buffers and regular files are not terminals.
+func TestIsTerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if IsTerminal(&bytes.Buffer{}) || IsTerminal(f) {
+		t.Error("a buffer or a regular file taken for a terminal")
+	}
+}
+
+// TestInputBar: the bar's total is the bytes of the record files, or of
+// every file with allFiles.
+func TestInputBar(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.kif"), make([]byte, 100), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.txt"), make([]byte, 50), 0o644)
+	for _, tc := range []struct {
+		all  bool
+		want int64
+	}{{false, 100}, {true, 150}} {
+		if got := InputBar(&bytes.Buffer{}, "x", []string{dir}, tc.all).GetMax64(); got != tc.want {
+			t.Errorf("allFiles %v: total %d, want %d", tc.all, got, tc.want)
+		}
+	}
+}

@@ -141,3 +141,13 @@ func manifestPaths(dir string, kinds map[string]bool) ([]string, error) {
 	}
 	return paths, nil
 }
+
+// Generate returns the table source of the training database db, or, if
+// db is "", of a training on the corpus folder corpus (FromDB,
+// FromCorpus).
+func Generate(ctx context.Context, db, corpus string) ([]byte, tables.Provenance, error) {
+	if db == "" {
+		return FromCorpus(ctx, corpus)
+	}
+	return FromDB(ctx, db)
+}
