@@ -31,6 +31,7 @@ type matchOptions struct {
 	HangTimeout   time.Duration
 	SPRT          string
 	Records       string
+	Resume        bool
 	Event         string
 	JSON          bool
 	Quiet         bool
@@ -137,6 +138,7 @@ trinomial GSPRT: the match stops once it crosses a bound.`,
 	f.DurationVar(&opts.HangTimeout, "hang-timeout", 30*time.Second, "wait for usiok, readyok, a bestmove after stop, and a whole nodes/depth move")
 	f.StringVar(&opts.SPRT, "sprt", "", "stop early by SPRT: elo0=E0,elo1=E1[,alpha=A,beta=B]")
 	f.StringVar(&opts.Records, "records", "rpshogi-match", "folder for the CSA records (\"\": none)")
+	f.BoolVar(&opts.Resume, "resume", false, "continue the match of --records: its finished games are read back and counted, the rest played")
 	f.StringVar(&opts.Event, "event", "rpshogi match", "the records' $EVENT")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary and every game as JSON on standard output")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no line per game on standard error")
@@ -193,7 +195,7 @@ func (o *matchOptions) check() error {
 	c.Rounds, c.Concurrency, c.MaxPlies = o.Rounds, o.Concurrency, o.MaxPlies
 	c.Tolerance, c.HangTimeout = o.Tolerance, o.HangTimeout
 	c.ExcludeTimeLosses = o.ExcludeTime
-	c.RecordsDir, c.Event = o.Records, o.Event
+	c.RecordsDir, c.Event, c.Resume = o.Records, o.Event, o.Resume
 	return nil
 }
 
@@ -316,6 +318,10 @@ func writeMatchSummary(w io.Writer, cfg *match.Config, rep *match.Report) error 
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "Elo difference: %s, 95%% interval [%s, %s], LOS %s\n", signed(s.Elo.Elo), signed(s.Elo.Low), signed(s.Elo.High), percent(s.Elo.LOS))
 	fmt.Fprintf(&b, "%s as Black: %d - %d - %d\n", s.Engines[0], s.AsBlack.Wins, s.AsBlack.Losses, s.AsBlack.Draws)
+	fmt.Fprintf(&b, "Thinking: %s %.3fs %d nodes in %d moves, %s %.3fs %d nodes in %d moves, time ratio %.3f\n", s.Engines[0], s.Think[0].Seconds(), s.Nodes[0], s.Moves[0], s.Engines[1], s.Think[1].Seconds(), s.Nodes[1], s.Moves[1], s.TimeRatio())
+	if s.Resumed > 0 {
+		fmt.Fprintf(&b, "Resumed: %d games read back from %s\n", s.Resumed, cfg.RecordsDir)
+	}
 	if s.SPRT != nil {
 		d := "continue"
 		switch s.SPRT.Decision {
@@ -401,6 +407,11 @@ type matchGameJSON struct {
 	File        string          `json:"file,omitempty"`
 	Problems    []match.Problem `json:"problems,omitempty"`
 	Excluded    bool            `json:"excluded,omitempty"` // not scored: lost on time, with --exclude-time-losses
+	Resumed     bool            `json:"resumed,omitempty"`  // read back from its record (--resume)
+	MoveMS      []int64         `json:"move_ms"`            // each engine answer's time, "go" to "bestmove", in ms
+	MoveNodes   []uint64        `json:"move_nodes"`         // and its last "info nodes"
+	ThinkMS     [2]int64        `json:"think_ms"`           // by engine (first, second)
+	Nodes       [2]uint64       `json:"nodes"`
 }
 
 type matchJSON struct {
@@ -427,6 +438,11 @@ type matchJSON struct {
 	Problems     []match.Problem    `json:"problems"`
 	Stopped      string             `json:"stopped,omitempty"`
 	Records      string             `json:"records,omitempty"`
+	ThinkMS      [2]int64           `json:"think_ms"`   // total thinking time by engine
+	Nodes        [2]uint64          `json:"nodes"`      // total nodes by engine
+	Moves        [2]int             `json:"moves"`      // answers by engine
+	TimeRatio    jsonFloat          `json:"time_ratio"` // think_ms[0] / think_ms[1]
+	Resumed      int                `json:"resumed"`
 	Games        []matchGameJSON    `json:"games"`
 }
 
@@ -440,7 +456,9 @@ func writeMatchJSON(w io.Writer, opts *matchOptions, cfg *match.Config, rep *mat
 		EloHigh: jsonFloat(s.Elo.High), LOS: jsonFloat(s.Elo.LOS),
 		AsBlack:      [3]int{s.AsBlack.Wins, s.AsBlack.Draws, s.AsBlack.Losses},
 		Terminations: map[string]int{}, Problems: s.Problems, Stopped: s.Stopped, Records: cfg.RecordsDir,
-		Games: []matchGameJSON{},
+		Games:   []matchGameJSON{},
+		ThinkMS: [2]int64{s.Think[0].Milliseconds(), s.Think[1].Milliseconds()}, Nodes: s.Nodes, Moves: s.Moves,
+		TimeRatio: jsonFloat(s.TimeRatio()), Resumed: s.Resumed,
 	}
 	if len(opts.Openings) > 0 {
 		out.OpeningPly = opts.OpeningPly
@@ -468,7 +486,12 @@ func writeMatchJSON(w io.Writer, opts *matchOptions, cfg *match.Config, rep *mat
 		out.Terminations[string(t)] = n
 	}
 	for _, g := range rep.Games {
+		ms, nodes := make([]int64, len(g.Moves)), make([]uint64, len(g.Moves))
+		for k, m := range g.Moves {
+			ms[k], nodes[k] = m.Time.Milliseconds(), m.Nodes
+		}
 		out.Games = append(out.Games, matchGameJSON{
+			Resumed: g.Resumed, MoveMS: ms, MoveNodes: nodes, ThinkMS: [2]int64{g.Think[0].Milliseconds(), g.Think[1].Milliseconds()}, Nodes: g.Nodes,
 			Game: g.Index + 1, Opening: g.Opening + 1, Round: g.Round + 1,
 			Black: s.Engines[g.Black], White: s.Engines[g.White], Result: g.Result.String(),
 			Termination: string(g.Termination), Reason: g.Reason, Plies: g.Plies,
