@@ -32,10 +32,14 @@ type matchOptions struct {
 	SPRT          string
 	Records       string
 	Resume        bool
-	Event         string
-	JSON          bool
-	Quiet         bool
-	Flags         recordFlags
+	Tournament    string
+	// Players are all the --engine specs (Config.Engines holds the
+	// first two).
+	Players []match.EngineSpec
+	Event   string
+	JSON    bool
+	Quiet   bool
+	Flags   recordFlags
 	// Config is what the flags give, checked (openings not loaded yet).
 	Config match.Config
 }
@@ -94,9 +98,14 @@ and is restarted; the match goes on.
 
 Every game is written to --records as game-NNNN.csa (CSA V3.0, with the
 opening moves, the move times in milliseconds and the ending), ready for
-ingest and train.
+ingest and train, each engine move followed by a comment with the nodes
+of its last "info nodes". An interrupted match continues with --resume
+(same flags): its finished records are read back and counted, the rest
+played; without --resume a folder holding records is refused.
+With --tournament gauntlet|round-robin, more than two engines play a
+match per pair (records in --records/A-vs-B) and standings follow.
 The summary gives W/D/L, the score, the Elo difference with a 95%
-interval, and with --sprt the log-likelihood ratio of fishtest's
+interval, each engine's thinking time and nodes and their time ratio, and with --sprt the log-likelihood ratio of fishtest's
 trinomial GSPRT: the match stops once it crosses a bound.`,
 		Example: `  rpshogi match --engine "name=rp cmd=bin/rpshogi-engine option.SearchMode=realization" \
       --engine "name=rd cmd=bin/rpshogi-engine option.SearchMode=depth" \
@@ -124,7 +133,8 @@ trinomial GSPRT: the match stops once it crosses a bound.`,
 	}
 	opts.Flags.register(cmd.Flags())
 	f := cmd.Flags()
-	f.StringArrayVar(&opts.Engines, "engine", nil, "an engine: key=value fields (give exactly two)")
+	f.StringArrayVar(&opts.Engines, "engine", nil, "an engine: key=value fields (two, or more with --tournament)")
+	f.StringVar(&opts.Tournament, "tournament", "", "with more than two engines: gauntlet (the first against each other) or round-robin; records in --records/A-vs-B")
 	f.StringVar(&opts.TC, "tc", "byoyomi:1000", "time control of the engines without tc=")
 	f.StringArrayVar(&opts.Openings, "openings", nil, "game records to take openings from (repeatable)")
 	f.IntVar(&opts.OpeningPly, "opening-ply", 16, "moves of each game kept as the opening")
@@ -147,20 +157,28 @@ trinomial GSPRT: the match stops once it crosses a bound.`,
 
 // check reads the flags into Config; a bad value is a usage error.
 func (o *matchOptions) check() error {
-	if len(o.Engines) != 2 {
-		return usageErrorf("give --engine exactly twice (got %d)", len(o.Engines))
+	if len(o.Engines) < 2 || (len(o.Engines) > 2 && o.Tournament == "") {
+		return usageErrorf("give --engine exactly twice (got %d), or more with --tournament", len(o.Engines))
+	}
+	if o.Tournament != "" {
+		if _, err := match.ParsePairing(o.Tournament); err != nil {
+			return usageErrorf("--tournament: %s", strings.TrimPrefix(err.Error(), "match: "))
+		}
 	}
 	c := &o.Config
-	for i, s := range o.Engines {
+	o.Players = nil
+	names := map[string]int{}
+	for _, s := range o.Engines {
 		e, err := match.ParseEngineSpec(s)
 		if err != nil {
 			return usageErrorf("--engine %q: %s", s, strings.TrimPrefix(err.Error(), "match: "))
 		}
-		c.Engines[i] = e
+		if names[e.Name]++; names[e.Name] > 1 {
+			e.Name += fmt.Sprintf("-%d", names[e.Name])
+		}
+		o.Players = append(o.Players, e)
 	}
-	if c.Engines[0].Name == c.Engines[1].Name {
-		c.Engines[1].Name += "-2"
-	}
+	c.Engines = [2]match.EngineSpec{o.Players[0], o.Players[1]}
 	tc, err := match.ParseTimeControl(o.TC)
 	if err != nil {
 		return usageErrorf("--tc: %s", strings.TrimPrefix(err.Error(), "match: "))
@@ -226,6 +244,9 @@ func runMatch(ctx context.Context, opts *matchOptions) error {
 		cfg.OnGame = func(g *match.GameResult, s *match.Summary) {
 			printGameLine(errOut, g, s)
 		}
+	}
+	if opts.Tournament != "" {
+		return runTournament(ctx, opts, cfg)
 	}
 	rep, err := match.Run(ctx, cfg)
 	if rep == nil {
@@ -447,6 +468,12 @@ type matchJSON struct {
 }
 
 func writeMatchJSON(w io.Writer, opts *matchOptions, cfg *match.Config, rep *match.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(matchToJSON(opts, cfg, rep))
+}
+
+func matchToJSON(opts *matchOptions, cfg *match.Config, rep *match.Report) matchJSON {
 	s := &rep.Summary
 	out := matchJSON{
 		Openings: len(cfg.Openings), Scheduled: s.Scheduled, Played: len(rep.Games),
@@ -499,9 +526,7 @@ func writeMatchJSON(w io.Writer, opts *matchOptions, cfg *match.Config, rep *mat
 			Excluded: g.Excluded,
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }
 
 // timeLossWarning is the warning a match with games lost on time gets
