@@ -166,6 +166,7 @@ type Searcher struct {
 	// extensions off (for tests and tuning).
 	nullTries, nullCuts  uint64
 	noNull, noExtensions bool
+	noise                bayesNoise // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
 }
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
@@ -485,7 +486,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			return alpha
 		}
 	}
-	key := pos.Key()
+	key := pos.Key() ^ s.noise.salt // the noise's own table entries (engine/bayes_noise.go)
 	var ttMove kifu.Move
 	if e, ok := s.TT.Probe(key); ok {
 		ttMove = pos.ToMove(e.move)
