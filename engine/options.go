@@ -59,6 +59,16 @@ func newOptions() *options {
 			help: "nodes of each mate and mate-threat search at interior nodes (0: none)"},
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)
 			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
+		{name: "Bayes", kind: "combo", def: "off", vars: []string{"off", "bf", "ucb", "qss"}, // Bayesian search (engine/bayes_search.go)
+			help: "the Bayesian randomized search (Yokoyama and Kitsuregawa) growing its tree breadth first, by UCB or by QSS; off: the plain search"},
+		{name: "BayesSimnum", kind: "spin", def: "1", min: 1, max: maxSims, help: "simulations of a leaf before it is expanded"},
+		{name: "BayesPVth", kind: "spin", def: "0", min: 0, max: 16, help: "plies the principal variation must reach beyond the play depth"},
+		{name: "BayesPlayDepth", kind: "spin", def: "3", min: 1, max: 40, help: "play depth without go depth (budget N·100)"},
+		{name: "BayesSimDepth", kind: "spin", def: "1", min: 1, max: 40, help: "depth of each simulation (budget N·100)"},
+		{name: "BayesSigma", kind: "spin", def: "200", min: 0, max: 2000, help: "standard deviation of the leaf noise (cp)"},
+		{name: "BayesDelta", kind: "spin", def: "100", min: 0, max: 2000, help: "offset of the pseudo pins after a first simulation (cp)"},
+		{name: "BayesSeed", kind: "spin", def: "1", min: 0, max: 1 << 30, help: "seed of the leaf noise"},
+		{name: "BayesMaxChildren", kind: "spin", def: "8", min: 2, max: 64, help: "children of the root with UCB and QSS (2 fewer per ply, at least 2)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, help: "search threads (lazy SMP, engine/smp.go; 1: deterministic)"},
 	}}

@@ -182,9 +182,9 @@ func (s *Searcher) evaluate() Value {
 	key := s.pos.Key()
 	e := &s.evalCache[key&(evalCacheSize-1)]
 	if e.ok && e.key == key {
-		return e.value
+		return s.noise.apply(key, e.value)
 	}
 	v := Evaluate(s.pos)
 	*e = evalEntry{key: key, value: v, ok: true}
-	return v
+	return s.noise.apply(key, v) // the Bayesian search's leaf noise (engine/bayes_noise.go)
 }

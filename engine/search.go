@@ -196,6 +196,7 @@ type Searcher struct {
 	// eagerCosts prices every move of a node before searching any, as
 	// the search did before lazy pricing (benchmarks compare the two).
 	eagerCosts bool
+	noise      bayesNoise // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
 }
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
@@ -542,7 +543,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			return alpha
 		}
 	}
-	key := pos.Key()
+	key := pos.Key() ^ s.noise.salt // the noise's own table entries (engine/bayes_noise.go)
 	var ttMove kifu.Move
 	if e, ok := s.TT.Probe(key); ok {
 		ttMove = pos.ToMove(e.move)

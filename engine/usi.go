@@ -380,7 +380,7 @@ func (u *usi) goCmd(args []string) {
 	go func() {
 		defer close(j.done)
 		defer u.recoverSearch("bestmove resign")
-		res := s.SearchWith(pos, ctl, func(i Info) { u.out.println("%s", formatInfo(i)) })
+		res := u.search(s, pos, ctl, g.depth, func(i Info) { u.out.println("%s", formatInfo(i)) })
 		<-j.release // infinite and ponder searches report only after stop/ponderhit
 		if !j.silent.Load() {
 			u.out.println("%s", formatBestMove(res, ponder))

@@ -27,10 +27,15 @@ type matchOptions struct {
 	HangTimeout   time.Duration
 	SPRT          string
 	Records       string
-	Event         string
-	JSON          bool
-	Quiet         bool
-	Flags         recordFlags
+	Resume        bool
+	Tournament    string
+	// Players are all the --engine specs (Config.Engines holds the
+	// first two).
+	Players []match.EngineSpec
+	Event   string
+	JSON    bool
+	Quiet   bool
+	Flags   recordFlags
 	// Config is what the flags give, checked (openings not loaded yet).
 	Config match.Config
 }
@@ -89,9 +94,14 @@ and is restarted; the match goes on.
 
 Every game is written to --records as game-NNNN.csa (CSA V3.0, with the
 opening moves, the move times in milliseconds and the ending), ready for
-ingest and train.
+ingest and train, each engine move followed by a comment with the nodes
+of its last "info nodes". An interrupted match continues with --resume
+(same flags): its finished records are read back and counted, the rest
+played; without --resume a folder holding records is refused.
+With --tournament gauntlet|round-robin, more than two engines play a
+match per pair (records in --records/A-vs-B) and standings follow.
 The summary gives W/D/L, the score, the Elo difference with a 95%
-interval, and with --sprt the log-likelihood ratio of fishtest's
+interval, each engine's thinking time and nodes and their time ratio, and with --sprt the log-likelihood ratio of fishtest's
 trinomial GSPRT: the match stops once it crosses a bound.`,
 		Example: `  rpshogi match --engine "name=rp cmd=bin/rpshogi-engine option.SearchMode=realization" \
       --engine "name=rd cmd=bin/rpshogi-engine option.SearchMode=depth" \
@@ -119,7 +129,8 @@ trinomial GSPRT: the match stops once it crosses a bound.`,
 	}
 	opts.Flags.register(cmd.Flags())
 	f := cmd.Flags()
-	f.StringArrayVar(&opts.Engines, "engine", nil, "an engine: key=value fields (give exactly two)")
+	f.StringArrayVar(&opts.Engines, "engine", nil, "an engine: key=value fields (two, or more with --tournament)")
+	f.StringVar(&opts.Tournament, "tournament", "", "with more than two engines: gauntlet (the first against each other) or round-robin; records in --records/A-vs-B")
 	f.StringVar(&opts.TC, "tc", "byoyomi:1000", "time control of the engines without tc=")
 	f.StringArrayVar(&opts.Openings, "openings", nil, "game records to take openings from (repeatable)")
 	f.IntVar(&opts.OpeningPly, "opening-ply", 16, "moves of each game kept as the opening")
@@ -133,6 +144,7 @@ trinomial GSPRT: the match stops once it crosses a bound.`,
 	f.DurationVar(&opts.HangTimeout, "hang-timeout", 30*time.Second, "wait for usiok, readyok, a bestmove after stop, and a whole nodes/depth move")
 	f.StringVar(&opts.SPRT, "sprt", "", "stop early by SPRT: elo0=E0,elo1=E1[,alpha=A,beta=B]")
 	f.StringVar(&opts.Records, "records", "rpshogi-match", "folder for the CSA records (\"\": none)")
+	f.BoolVar(&opts.Resume, "resume", false, "continue the match of --records: its finished games are read back and counted, the rest played")
 	f.StringVar(&opts.Event, "event", "rpshogi match", "the records' $EVENT")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary and every game as JSON on standard output")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no line per game on standard error")
@@ -141,20 +153,28 @@ trinomial GSPRT: the match stops once it crosses a bound.`,
 
 // check reads the flags into Config; a bad value is a usage error.
 func (o *matchOptions) check() error {
-	if len(o.Engines) != 2 {
-		return usageErrorf("give --engine exactly twice (got %d)", len(o.Engines))
+	if len(o.Engines) < 2 || (len(o.Engines) > 2 && o.Tournament == "") {
+		return usageErrorf("give --engine exactly twice (got %d), or more with --tournament", len(o.Engines))
+	}
+	if o.Tournament != "" {
+		if _, err := match.ParsePairing(o.Tournament); err != nil {
+			return usageErrorf("--tournament: %s", strings.TrimPrefix(err.Error(), "match: "))
+		}
 	}
 	c := &o.Config
-	for i, s := range o.Engines {
+	o.Players = nil
+	names := map[string]int{}
+	for _, s := range o.Engines {
 		e, err := match.ParseEngineSpec(s)
 		if err != nil {
 			return usageErrorf("--engine %q: %s", s, strings.TrimPrefix(err.Error(), "match: "))
 		}
-		c.Engines[i] = e
+		if names[e.Name]++; names[e.Name] > 1 {
+			e.Name += fmt.Sprintf("-%d", names[e.Name])
+		}
+		o.Players = append(o.Players, e)
 	}
-	if c.Engines[0].Name == c.Engines[1].Name {
-		c.Engines[1].Name += "-2"
-	}
+	c.Engines = [2]match.EngineSpec{o.Players[0], o.Players[1]}
 	tc, err := match.ParseTimeControl(o.TC)
 	if err != nil {
 		return usageErrorf("--tc: %s", strings.TrimPrefix(err.Error(), "match: "))
@@ -189,7 +209,7 @@ func (o *matchOptions) check() error {
 	c.Rounds, c.Concurrency, c.MaxPlies = o.Rounds, o.Concurrency, o.MaxPlies
 	c.Tolerance, c.HangTimeout = o.Tolerance, o.HangTimeout
 	c.ExcludeTimeLosses = o.ExcludeTime
-	c.RecordsDir, c.Event = o.Records, o.Event
+	c.RecordsDir, c.Event, c.Resume = o.Records, o.Event, o.Resume
 	return nil
 }
 
@@ -222,6 +242,9 @@ func runMatch(ctx context.Context, opts *matchOptions) error {
 			played++
 			match.PrintGame(errOut, g, s, progress.ETA(time.Since(start), int64(played), int64(s.Scheduled)))
 		}
+	}
+	if opts.Tournament != "" {
+		return runTournament(ctx, opts, cfg)
 	}
 	rep, err := match.Run(ctx, cfg)
 	if rep == nil {

@@ -151,7 +151,11 @@ func TestMatchRun(t *testing.T) {
 				Black, White, Result      string
 				Termination, Reason, File string
 				Plies                     int
+				MoveMS                    []int64  `json:"move_ms"`
+				MoveNodes                 []uint64 `json:"move_nodes"`
 			} `json:"games"`
+			ThinkMS [2]int64  `json:"think_ms"`
+			Nodes   [2]uint64 `json:"nodes"`
 		}
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal(out.Bytes(), &raw); err != nil {
@@ -169,6 +173,9 @@ func TestMatchRun(t *testing.T) {
 		if len(got.Engines) != 2 || got.Engines[0].Name != "rp" || got.Engines[1].TC != "byoyomi:100" || !strings.HasPrefix(got.Engines[0].IDName, "rpshogi") {
 			t.Errorf("engines %+v", got.Engines)
 		}
+		if got.Nodes[0] == 0 || got.Nodes[1] == 0 || got.ThinkMS[0] < 0 {
+			t.Errorf("think %v ms, nodes %v", got.ThinkMS, got.Nodes)
+		}
 		if got.Wins+got.Draws+got.Losses != 2 || len(got.Games) != 2 || len(got.Problems) != 0 {
 			t.Fatalf("results %+v\n%s", got, errOut.String())
 		}
@@ -183,6 +190,9 @@ func TestMatchRun(t *testing.T) {
 			recs, err := kifu.ParseRecords(g.File, string(b))
 			if err != nil || len(recs) != 1 {
 				t.Fatalf("%s: %v", g.File, err)
+			}
+			if len(g.MoveMS) < g.Plies || len(g.MoveNodes) != len(g.MoveMS) {
+				t.Errorf("game %d: %d move times, %d node counts for %d plies", g.Game, len(g.MoveMS), len(g.MoveNodes), g.Plies)
 			}
 			if n := len(recs[0].Main.Moves); n != 3+g.Plies || recs[0].Main.End.Result.String() != g.Result {
 				t.Errorf("%s: %d moves, %v; game %+v", g.File, n, recs[0].Main.End.Result, g)
@@ -201,7 +211,7 @@ func TestMatchRun(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errOut.String())
 		}
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-		want := []string{"Score of rp vs rd: ", "Elo difference: ", "rp as Black: ", "SPRT elo0=-100,elo1=100,alpha=0.05,beta=0.05: LLR ", "Endings: "}
+		want := []string{"Score of rp vs rd: ", "Elo difference: ", "rp as Black: ", "Thinking: rp ", "SPRT elo0=-100,elo1=100,alpha=0.05,beta=0.05: LLR ", "Endings: "}
 		if len(lines) != len(want) {
 			t.Fatalf("summary:\n%s", out.String())
 		}

@@ -43,6 +43,20 @@
 // %+ILLEGAL_ACTION/%-ILLEGAL_ACTION, %TIME_UP, %JISHOGI for the ply cap,
 // %CHUDAN), which kifu.ParseRecords and the ingest pipeline read back.
 //
+// After each engine move the record has a comment "nodes N": the count
+// of the engine's last "info ... nodes N" line for that move. Each
+// game's answers (time from "go" to "bestmove" and nodes) are in
+// GameResult.Moves, and their totals per engine in Summary.Think, Nodes
+// and Moves: Summary.TimeRatio is the consumed-time ratio of the match.
+// A record's start comments end with "rpshogi match: termination <how>
+// <result>: <reason>".
+//
+// With Config.Resume a match continues from its records folder after an
+// interruption: the finished games there are read back and counted in
+// schedule order and the rest are played, so the whole equals an
+// uninterrupted match. Without it a folder holding a record of the
+// schedule is refused.
+//
 // Games lost on time are counted per engine (Summary.TimeLosses): under
 // load they measure the machine, and Config.ExcludeTimeLosses leaves them
 // out of the score.

@@ -100,6 +100,10 @@ func parseFake(s string) fakeBehaviour {
 	return b
 }
 
+// fakeNodes is the node count the fake engine reports on a move after
+// played moves.
+func fakeNodes(played int) uint64 { return 1000 + uint64(played) }
+
 // fakeEngine is a minimal USI engine whose faults are chosen by
 // behaviour (see fakeSpec).
 func fakeEngine(behaviour string, in io.Reader, out, errOut io.Writer) int {
@@ -210,7 +214,7 @@ func fakeEngine(behaviour string, in io.Reader, out, errOut io.Writer) int {
 			}
 			switch {
 			case b.script != nil && played < len(b.script):
-				say("info depth 1 score cp 0 pv %s", b.script[played])
+				say("info depth 1 nodes %d score cp 0 pv %s", fakeNodes(played), b.script[played])
 				say("bestmove %s", b.script[played])
 			case b.script != nil:
 				say("bestmove resign")
@@ -219,7 +223,7 @@ func fakeEngine(behaviour string, in io.Reader, out, errOut io.Writer) int {
 				if len(ms) == 0 {
 					say("bestmove resign")
 				} else {
-					say("info depth 1 score cp 0 pv %s", ms[0].USI())
+					say("info depth 1 nodes %d score cp 0 pv %s", fakeNodes(played), ms[0].USI())
 					say("bestmove %s", ms[0].USI())
 				}
 			}

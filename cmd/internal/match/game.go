@@ -66,6 +66,31 @@ type GameResult struct {
 	// Start and Duration are the game's wall-clock times.
 	Start    time.Time
 	Duration time.Duration
+	// Moves are the engines' moves in order (the terminal answer, a
+	// resignation or a declaration, included): who thought, how long and
+	// how many nodes it reported.
+	Moves []MoveStat
+	// Think and Nodes total Moves by engine index.
+	Think [2]time.Duration
+	Nodes [2]uint64
+	// Resumed is set when the game was read back from its record
+	// (Config.Resume), not played.
+	Resumed bool
+}
+
+// MoveStat is one answer of an engine: the time from "go" to "bestmove"
+// and the nodes of its last "info ... nodes N" line (0 if none).
+type MoveStat struct {
+	Engine int
+	Time   time.Duration
+	Nodes  uint64
+}
+
+// addStat counts a move of engine e.
+func (g *GameResult) addStat(e int, d time.Duration, nodes uint64) {
+	g.Moves = append(g.Moves, MoveStat{Engine: e, Time: d, Nodes: nodes})
+	g.Think[e] += d
+	g.Nodes[e] += nodes
 }
 
 // Points returns engine e's score in the game: 1, 1/2, 0, or -1 when the
@@ -346,10 +371,10 @@ func (g *game) step(ctx context.Context) {
 	mover.drain()
 	goCmd := goCommand(stm, g.clocks)
 	err := mover.send("%s%s", g.posBase, g.moves.String())
+	start := time.Now() // before "go": its answer may be read before send returns
 	if err == nil {
 		err = mover.send("%s", goCmd)
 	}
-	start := time.Now()
 	if err != nil {
 		g.engineFailed(stm, mover, err)
 		return
@@ -393,6 +418,7 @@ func (g *game) step(ctx context.Context) {
 		return
 	}
 	ck.spend(spent)
+	g.res.addStat(g.eng[stm], spent, rep.nodes)
 	f := strings.Fields(rep.line)
 	word := ""
 	if len(f) > 1 {
@@ -433,7 +459,11 @@ func (g *game) step(ctx context.Context) {
 	}
 	g.pos.DoMove(m)
 	g.addMove(m)
-	g.rec.Main.Moves = append(g.rec.Main.Moves, kifu.Node{Move: m, Time: mt})
+	nd := kifu.Node{Move: m, Time: mt}
+	if rep.nodes > 0 {
+		nd.Comments = []string{nodesComment + strconv.FormatUint(rep.nodes, 10)}
+	}
+	g.rec.Main.Moves = append(g.rec.Main.Moves, nd)
 	g.res.Plies++
 	g.repetition()
 }
@@ -496,6 +526,7 @@ func (g *game) stopMover(p *process, e int, wait time.Duration, report bool) (ok
 
 // endTime ends the game lost on time (or by a hang) by c.
 func (g *game) endTime(c kifu.Color, t Termination, spent time.Duration, why string) {
+	g.res.addStat(g.eng[c], spent, 0)
 	g.end(kifu.Ending{Kind: kifu.EndTimeUp, Result: winFor(c.Opp()), Time: kifu.MoveTime{Spent: spent, HasSpent: true},
 		Comments: []string{why}}, t, why)
 }
@@ -536,6 +567,7 @@ func (g *game) finish() *GameResult {
 		return g.res
 	}
 	g.rec.Set(kifu.KeyEndTime, time.Now().Format("2006/01/02 15:04:05"))
+	g.rec.StartComments = append(g.rec.StartComments, fmt.Sprintf("%s%s %s: %s", terminationComment, g.res.Termination, g.res.Result, g.res.Reason))
 	for c := kifu.Black; c <= kifu.White; c++ {
 		p := g.w.procs[g.eng[c]]
 		if p == nil || p.dead() || g.res.Termination == TermInterrupted {
@@ -568,6 +600,36 @@ type reply struct {
 	kind replyKind
 	line string
 	at   time.Time
+	// nodes is the count of the mover's last "info ... nodes N" line
+	// of this move (0 if none).
+	nodes uint64
+}
+
+// terminationComment starts the start comment of a record that says how
+// the game ended in the runner's words ("<termination> <result>:
+// <reason>"): Config.Resume reads it back.
+const terminationComment = "rpshogi match: termination "
+
+// nodesComment starts the comment after an engine's move in the records
+// that gives the nodes it reported.
+const nodesComment = "nodes "
+
+// infoNodes returns N of an "info ... nodes N ..." line.
+func infoNodes(line string) (uint64, bool) {
+	f := strings.Fields(line)
+	if len(f) == 0 || f[0] != "info" {
+		return 0, false
+	}
+	for i := 1; i+1 < len(f); i++ {
+		if f[i] == "string" {
+			return 0, false
+		}
+		if f[i] == "nodes" {
+			n, err := strconv.ParseUint(f[i+1], 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // awaitMove waits for the mover's bestmove line for at most wait after
@@ -579,6 +641,7 @@ func awaitMove(ctx context.Context, mover, other *process, start time.Time, wait
 	if other != nil && other != mover {
 		otherExited = other.exited
 	}
+	var nodes uint64
 	for {
 		select {
 		case l, ok := <-mover.lines:
@@ -586,7 +649,10 @@ func awaitMove(ctx context.Context, mover, other *process, start time.Time, wait
 				return reply{kind: replyDead, at: time.Now()}
 			}
 			if first(l.text) == "bestmove" {
-				return reply{kind: replyMove, line: l.text, at: l.at}
+				return reply{kind: replyMove, line: l.text, at: l.at, nodes: nodes}
+			}
+			if n, ok := infoNodes(l.text); ok {
+				nodes = n
 			}
 		case <-otherExited:
 			return reply{kind: replyOtherDead, at: time.Now()}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,6 +53,12 @@ type Config struct {
 	// game-NNNN.csa (NNNN = GameResult.Index+1), move times in
 	// milliseconds.
 	RecordsDir string
+	// Resume continues a match from RecordsDir: the finished games found
+	// there (game-NNNN.csa, as this runner writes them, with the same
+	// engines, openings and schedule) are read back and counted in order,
+	// the others are played. Without it a RecordsDir that already holds
+	// a record of the schedule is an error (nothing written is lost).
+	Resume bool
 	// Event is the record's $EVENT.
 	Event string
 	// OnGame, if set, is called (from one goroutine) after each game with
@@ -87,6 +94,24 @@ type Summary struct {
 	Problems []Problem
 	// Stopped says why the match ended before its schedule ("" if not).
 	Stopped string
+	// Think, Nodes and Moves total each engine's answers in every game
+	// counted (scored or not): time from "go" to "bestmove", the nodes
+	// of its last "info nodes" line, and the number of answers.
+	Think [2]time.Duration
+	Nodes [2]uint64
+	Moves [2]int
+	// Resumed counts the games read back from the records (Config.Resume).
+	Resumed int
+}
+
+// TimeRatio returns the first engine's total thinking time over the
+// second's (NaN if the second thought for no time): the consumed-time
+// ratio of a match.
+func (s *Summary) TimeRatio() float64 {
+	if s.Think[1] == 0 {
+		return math.NaN()
+	}
+	return float64(s.Think[0]) / float64(s.Think[1])
 }
 
 // Report is the outcome of Run.
@@ -216,6 +241,35 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	r := &runner{cfg: cfg}
+	var jobs []job
+	for round := 0; round < cfg.Rounds; round++ {
+		for o := range cfg.Openings {
+			for k := 0; k < 2; k++ {
+				jobs = append(jobs, job{index: len(jobs), opening: o, round: round, black: k})
+			}
+		}
+	}
+	var done []*GameResult
+	pending := jobs
+	switch {
+	case cfg.RecordsDir != "" && cfg.Resume:
+		pending = nil
+		for _, j := range jobs {
+			g, err := r.resumedGame(j)
+			if err != nil {
+				return nil, err
+			}
+			if g != nil {
+				done = append(done, g)
+			} else {
+				pending = append(pending, j)
+			}
+		}
+	case cfg.RecordsDir != "":
+		if err := checkFreshRecords(cfg.RecordsDir, jobs); err != nil {
+			return nil, err
+		}
+	}
 	schedCtx, stopSched := context.WithCancel(ctx)
 	defer stopSched()
 	r.stopSchedul = stopSched
@@ -233,18 +287,41 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.idNames[e] = p.IDName
 	}
 
-	var jobs []job
-	for round := 0; round < cfg.Rounds; round++ {
-		for o := range cfg.Openings {
-			for k := 0; k < 2; k++ {
-				jobs = append(jobs, job{index: len(jobs), opening: o, round: round, black: k})
+	// Resumed games are counted first, in schedule order; an SPRT that
+	// they already decide plays nothing more.
+	rep := &Report{}
+	sum := &rep.Summary
+	sum.Engines = [2]string{cfg.Engines[0].Name, cfg.Engines[1].Name}
+	sum.Scheduled = len(jobs)
+	sum.Terminations = map[Termination]int{}
+	count := func(g *GameResult) {
+		g.Excluded = cfg.ExcludeTimeLosses && g.Termination == TermTimeUp
+		rep.Games = append(rep.Games, g)
+		sum.add(g)
+		if cfg.SPRT != nil {
+			st := cfg.SPRT.State(sum.Score)
+			sum.SPRT = &st
+			if st.Decision != "" && sum.Stopped == "" {
+				sum.Stopped = "SPRT: " + st.Decision + " accepted"
+				stopSched()
 			}
 		}
+		if cfg.OnGame != nil {
+			cfg.OnGame(g, sum)
+		}
 	}
+	for _, g := range done {
+		sum.Resumed++
+		count(g)
+	}
+	if schedCtx.Err() != nil {
+		pending = nil
+	}
+
 	queue := make(chan job)
 	go func() {
 		defer close(queue)
-		for _, j := range jobs {
+		for _, j := range pending {
 			select {
 			case queue <- j:
 			case <-schedCtx.Done():
@@ -254,7 +331,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}()
 	results := make(chan *GameResult)
 	var wg sync.WaitGroup
-	for i := 0; i < min(cfg.Concurrency, len(jobs)); i++ {
+	if len(pending) == 0 {
+		first.close()
+	}
+	for i := 0; i < min(cfg.Concurrency, len(pending)); i++ {
 		w := first
 		if i > 0 {
 			w = &worker{r: r}
@@ -283,35 +363,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		close(results)
 	}()
 
-	rep := &Report{}
-	sum := &rep.Summary
-	sum.Engines = [2]string{cfg.Engines[0].Name, cfg.Engines[1].Name}
-	sum.Scheduled = len(jobs)
-	sum.Terminations = map[Termination]int{}
 	var writeErr error
 	for g := range results {
 		if cfg.RecordsDir != "" && g.Record != nil && writeErr == nil {
-			g.File = filepath.Join(cfg.RecordsDir, fmt.Sprintf("game-%04d.csa", g.Index+1))
+			g.File = filepath.Join(cfg.RecordsDir, recordName(g.Index))
 			if err := writeRecord(g.File, g.Record); err != nil {
 				writeErr = fmt.Errorf("match: %w", err)
 				g.File = ""
 				stopSched()
 			}
 		}
-		g.Excluded = cfg.ExcludeTimeLosses && g.Termination == TermTimeUp
-		rep.Games = append(rep.Games, g)
-		sum.add(g)
-		if cfg.SPRT != nil {
-			st := cfg.SPRT.State(sum.Score)
-			sum.SPRT = &st
-			if st.Decision != "" && sum.Stopped == "" {
-				sum.Stopped = "SPRT: " + st.Decision + " accepted"
-				stopSched()
-			}
-		}
-		if cfg.OnGame != nil {
-			cfg.OnGame(g, sum)
-		}
+		count(g)
 	}
 	sortGames(rep.Games)
 	rep.IDNames = r.idNames
@@ -333,6 +395,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 func (s *Summary) add(g *GameResult) {
 	s.Problems = append(s.Problems, g.Problems...)
 	s.Terminations[g.Termination]++
+	for e := range s.Think {
+		s.Think[e] += g.Think[e]
+		s.Nodes[e] += g.Nodes[e]
+	}
+	for _, m := range g.Moves {
+		s.Moves[m.Engine]++
+	}
 	pts := g.Points(0)
 	if g.Termination == TermTimeUp {
 		switch pts {

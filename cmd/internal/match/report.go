@@ -95,6 +95,10 @@ func WriteSummary(w io.Writer, cfg *Config, rep *Report) error {
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "Elo difference: %s, 95%% interval [%s, %s], LOS %s\n", signed(s.Elo.Elo), signed(s.Elo.Low), signed(s.Elo.High), percent(s.Elo.LOS))
 	fmt.Fprintf(&b, "%s as Black: %d - %d - %d\n", s.Engines[0], s.AsBlack.Wins, s.AsBlack.Losses, s.AsBlack.Draws)
+	fmt.Fprintf(&b, "Thinking: %s %.3fs %d nodes in %d moves, %s %.3fs %d nodes in %d moves, time ratio %.3f\n", s.Engines[0], s.Think[0].Seconds(), s.Nodes[0], s.Moves[0], s.Engines[1], s.Think[1].Seconds(), s.Nodes[1], s.Moves[1], s.TimeRatio())
+	if s.Resumed > 0 {
+		fmt.Fprintf(&b, "Resumed: %d games read back from %s\n", s.Resumed, cfg.RecordsDir)
+	}
 	if s.SPRT != nil {
 		d := "continue"
 		switch s.SPRT.Decision {
@@ -180,6 +184,11 @@ type matchGameJSON struct {
 	File        string    `json:"file,omitempty"`
 	Problems    []Problem `json:"problems,omitempty"`
 	Excluded    bool      `json:"excluded,omitempty"` // not scored: lost on time, with --exclude-time-losses
+	Resumed     bool      `json:"resumed,omitempty"`  // read back from its record (--resume)
+	MoveMS      []int64   `json:"move_ms"`            // each engine answer's time, "go" to "bestmove", in ms
+	MoveNodes   []uint64  `json:"move_nodes"`         // and its last "info nodes"
+	ThinkMS     [2]int64  `json:"think_ms"`           // by engine (first, second)
+	Nodes       [2]uint64 `json:"nodes"`
 }
 
 type matchJSON struct {
@@ -206,6 +215,11 @@ type matchJSON struct {
 	Problems     []Problem          `json:"problems"`
 	Stopped      string             `json:"stopped,omitempty"`
 	Records      string             `json:"records,omitempty"`
+	ThinkMS      [2]int64           `json:"think_ms"`   // total thinking time by engine
+	Nodes        [2]uint64          `json:"nodes"`      // total nodes by engine
+	Moves        [2]int             `json:"moves"`      // answers by engine
+	TimeRatio    jsonFloat          `json:"time_ratio"` // think_ms[0] / think_ms[1]
+	Resumed      int                `json:"resumed"`
 	Games        []matchGameJSON    `json:"games"`
 }
 
@@ -213,6 +227,13 @@ type matchJSON struct {
 // JSON; openingPly is the number of opening moves when the openings come
 // from game records (0 otherwise).
 func WriteJSON(w io.Writer, cfg *Config, rep *Report, openingPly int) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(toJSON(cfg, rep, openingPly))
+}
+
+// toJSON is what WriteJSON writes.
+func toJSON(cfg *Config, rep *Report, openingPly int) matchJSON {
 	s := &rep.Summary
 	out := matchJSON{
 		Openings: len(cfg.Openings), Scheduled: s.Scheduled, Played: len(rep.Games),
@@ -222,7 +243,9 @@ func WriteJSON(w io.Writer, cfg *Config, rep *Report, openingPly int) error {
 		EloHigh: jsonFloat(s.Elo.High), LOS: jsonFloat(s.Elo.LOS),
 		AsBlack:      [3]int{s.AsBlack.Wins, s.AsBlack.Draws, s.AsBlack.Losses},
 		Terminations: map[string]int{}, Problems: s.Problems, Stopped: s.Stopped, Records: cfg.RecordsDir,
-		Games: []matchGameJSON{},
+		Games:   []matchGameJSON{},
+		ThinkMS: [2]int64{s.Think[0].Milliseconds(), s.Think[1].Milliseconds()}, Nodes: s.Nodes, Moves: s.Moves,
+		TimeRatio: jsonFloat(s.TimeRatio()), Resumed: s.Resumed,
 	}
 	out.OpeningPly = openingPly
 	if w := TimeLossWarning(s, cfg.ExcludeTimeLosses); w != "" {
@@ -248,7 +271,12 @@ func WriteJSON(w io.Writer, cfg *Config, rep *Report, openingPly int) error {
 		out.Terminations[string(t)] = n
 	}
 	for _, g := range rep.Games {
+		ms, nodes := make([]int64, len(g.Moves)), make([]uint64, len(g.Moves))
+		for k, m := range g.Moves {
+			ms[k], nodes[k] = m.Time.Milliseconds(), m.Nodes
+		}
 		out.Games = append(out.Games, matchGameJSON{
+			Resumed: g.Resumed, MoveMS: ms, MoveNodes: nodes, ThinkMS: [2]int64{g.Think[0].Milliseconds(), g.Think[1].Milliseconds()}, Nodes: g.Nodes,
 			Game: g.Index + 1, Opening: g.Opening + 1, Round: g.Round + 1,
 			Black: s.Engines[g.Black], White: s.Engines[g.White], Result: g.Result.String(),
 			Termination: string(g.Termination), Reason: g.Reason, Plies: g.Plies,
@@ -256,9 +284,7 @@ func WriteJSON(w io.Writer, cfg *Config, rep *Report, openingPly int) error {
 			Excluded: g.Excluded,
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return out
 }
 
 // TimeLossWarning is the warning a match with games lost on time gets
