@@ -59,6 +59,20 @@ func newOptions() *options {
 			help: "nodes of each mate and mate-threat search at interior nodes (0: none)"},
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)
 			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
+		// Threat stacks (engine/threatsearch.go): the mode, and the rules of full for the ablations.
+		{name: "ThreatStacks", kind: "combo", def: "off", vars: []string{"off", "qsearch", "full"},
+			help: "threat stacks (Grimbergen 2003): threat quiescence at the leaves, or also the three pruning rules and horizon moves"},
+		{name: "ThreatPruneSacrifices", kind: "check", def: "true", help: "full: drop sacrifices one move before the nominal depth"},
+		{name: "ThreatPruneChecks", kind: "check", def: "false", help: "full: drop checking sacrifices too"},
+		{name: "ThreatPruneCount", kind: "check", def: "true", help: "full: a node with more strong threats than plies left (plus the margin) becomes a leaf"},
+		{name: "ThreatPruneMargin", kind: "spin", def: "2", min: 0, max: 8, help: "full: the count rule's safety margin in plies"},
+		{name: "ThreatPruneIdle", kind: "check", def: "true", help: "full: under a strong threat, drop moves that neither execute, resolve nor introduce a threat"},
+		{name: "ThreatHorizon", kind: "check", def: "true", help: "full: score horizon moves low at the nominal depth"},
+		{name: "ThreatHorizonScale", kind: "spin", def: "100", min: 0, max: 400, help: "full: horizon penalty in percent of the threat's value"},
+		{name: "ThreatStrongOpening", kind: "spin", def: "90", min: 0, max: 5000, help: "strong-threat threshold (centipawns) in the opening and middle game"},
+		{name: "ThreatStrongEndgame", kind: "spin", def: "400", min: 0, max: 5000, help: "strong-threat threshold (centipawns) in the endgame"},
+		{name: "ThreatQSPly", kind: "spin", def: "16", min: 1, max: 32, help: "depth cap of the threat quiescence search"},
+		{name: "ThreatQSWide", kind: "check", def: "false", help: "threat quiescence also tries every capture that wins material"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 	}}
 	for _, x := range o.list {

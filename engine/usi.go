@@ -360,6 +360,8 @@ func (u *usi) goCmd(args []string) {
 		s.Coster = u.cfg.ModelCoster
 	}
 	s.CRA = u.opts.craMode() // CRA option (engine/cra.go)
+	// Threat stacks (engine/threatsearch.go).
+	s.Threats = u.opts.threatOptions()
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {

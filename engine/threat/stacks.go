@@ -32,6 +32,10 @@ func (s *Stacks) Push(pos *kifu.Position, ply int) *Set {
 	if ply > s.top {
 		s.Unbalanced++
 	}
+	return s.put(pos, ply)
+}
+
+func (s *Stacks) put(pos *kifu.Position, ply int) *Set {
 	f := &s.frames[ply]
 	s.Analyzer.Analyze(pos, f)
 	s.top = ply + 1
@@ -51,6 +55,16 @@ func (s *Stacks) Pop(ply int) {
 
 // Depth returns the number of plies on the stacks.
 func (s *Stacks) Depth() int { return s.top }
+
+// Current returns the threats of pos at ply: the entry on the stacks if
+// it is pos's (the same position at the same ply), else a fresh Push.
+func (s *Stacks) Current(pos *kifu.Position, ply int) *Set {
+	if ply < s.top && ply < MaxDepth && s.frames[ply].Key == pos.Key() {
+		s.top = ply + 1
+		return &s.frames[ply]
+	}
+	return s.put(pos, min(ply, MaxDepth-1))
+}
 
 // At returns the threats of ply (which must be on the stacks).
 func (s *Stacks) At(ply int) *Set {

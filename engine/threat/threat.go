@@ -97,6 +97,8 @@ type Set struct {
 	List    [2][Max]Threat
 	N       [2]uint8
 	Endgame bool
+	// Key is the position's key (kifu.Position.Key).
+	Key uint64
 }
 
 // Threats returns c's threats, strongest first.
@@ -265,6 +267,7 @@ func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
 	}
 	a.pos, a.occ = pos, pos.Occupied()
 	out.N = [2]uint8{}
+	out.Key = pos.Key()
 	stm := pos.SideToMove()
 	if pos.InCheck() {
 		ck := pos.Checkers()
