@@ -127,23 +127,23 @@ func (s *Searcher) executeMoves(f *frame, o threat.Threat) []kifu.Move {
 		keep := false
 		switch o.Kind {
 		case threat.Material:
-			keep = m.IsCapture() && m.To() == o.Sq[0] && SEE(pos, m) > 0
+			keep = m.IsCapture() && m.To() == o.Sq[0] && s.ts.stacks.Analyzer.SEE(pos, m) > 0
 		case threat.Promotion:
-			keep = !m.IsDrop() && m.IsPromotion() && m.From() == o.Sq[0] && SEE(pos, m) >= 0
+			keep = !m.IsDrop() && m.IsPromotion() && m.From() == o.Sq[0] && s.ts.stacks.Analyzer.SEE(pos, m) >= 0
 		case threat.Discovered:
 			keep = !m.IsDrop() && m.From() == o.Sq[2]
 		case threat.Pin:
 			switch {
 			case m.IsCapture() && m.To() == o.Sq[0]:
-				keep = SEE(pos, m) >= 0
+				keep = s.ts.stacks.Analyzer.SEE(pos, m) >= 0
 			case m.IsDrop() && (m.DroppedType() == kifu.Pawn || m.DroppedType() == kifu.Lance):
 				keep = kifu.Attacks(kifu.NewPiece(pos.SideToMove(), m.DroppedType()), m.To(), pos.Occupied()).Has(o.Sq[0])
 			}
 		case threat.KingStrong, threat.KingWeak:
-			keep = (m.To() == o.Sq[1] || pos.GivesCheck(m)) && SEE(pos, m) >= 0
+			keep = (m.To() == o.Sq[1] || pos.GivesCheck(m)) && s.ts.stacks.Analyzer.SEE(pos, m) >= 0
 		}
 		if !keep && s.Threats.QSWide && m.IsCapture() {
-			keep = SEE(pos, m) > 0
+			keep = s.ts.stacks.Analyzer.SEE(pos, m) > 0
 		}
 		if keep {
 			out = append(out, m)

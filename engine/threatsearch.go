@@ -168,7 +168,7 @@ func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, 
 	if !f.HasStrong() {
 		return false
 	}
-	ts.see[ply], ts.seeKnown[ply] = SEE(s.pos, m), true
+	ts.see[ply], ts.seeKnown[ply] = ts.stacks.Analyzer.SEE(s.pos, m), true
 	if !s.Threats.PruneSacrifices || ts.searched[ply] == 0 || m == ttMove || ts.see[ply] >= 0 ||
 		budget-int(cost) > 0 {
 		return false

@@ -450,3 +450,31 @@ func (a *Analyzer) king(c kifu.Color, out *Set) bool {
 	}
 	return false
 }
+
+// SEE returns the static exchange evaluation of the legal move m of pos
+// in capture-value units (as categorize.SEE: pins ignored, recaptures do
+// not promote), computed on pos's bitboards without a board copy.
+func (a *Analyzer) SEE(pos *kifu.Position, m kifu.Move) int {
+	a.pos = pos
+	to := m.To()
+	gain := 0
+	occ := pos.Occupied()
+	pt := m.Piece().Type()
+	if m.IsDrop() {
+		pt = m.DroppedType()
+	} else {
+		occ = occ.Clear(m.From())
+		if m.IsCapture() {
+			gain = captureValue[m.Captured().Type()]
+		}
+		if m.IsPromotion() {
+			gain += categorize.PromotionValue(pt)
+			pt = pt.Promote()
+		}
+	}
+	if pt == kifu.King {
+		return gain
+	}
+	lost, _ := a.exchange(pos.SideToMove().Opp(), to, pt, occ.Set(to))
+	return gain - lost
+}

@@ -3,6 +3,7 @@ package threat
 import (
 	"testing"
 
+	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -133,5 +134,19 @@ func TestAnalyze(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSEE compares Analyzer.SEE with categorize.SEE on every legal move of
+// the test positions.
+func TestSEE(t *testing.T) {
+	var a Analyzer
+	for _, s := range benchSFENs {
+		pos := kifutest.MustSFEN(t, s)
+		for _, m := range pos.LegalMoves() {
+			if got, want := a.SEE(pos, m), categorize.SEE(pos, m); got != want {
+				t.Errorf("%s %s: SEE %d, categorize.SEE %d", s, m.USI(), got, want)
+			}
+		}
 	}
 }
