@@ -167,3 +167,34 @@ func TestThreatOptionsUSI(t *testing.T) {
 		t.Error("ThreatStacks=on accepted")
 	}
 }
+
+// TestThreatHorizonSpiteCheck: Black's silver on 1a is trapped (its one
+// move takes a pawn the king defends) and White's gold on 1b attacks it.
+// Two plies deep, the search without threat stacks pushes the loss over
+// the horizon with a spite check (P*3b, the king takes the pawn) and
+// scores the silver as still Black's; with the threat stacks the threat
+// is still on the stacks at the nominal depth and the loss is counted.
+// (Fairy-Stockfish, depth 12: -317, its line giving up the silver.)
+func TestThreatHorizonSpiteCheck(t *testing.T) {
+	const sfen = "6k1S/7pg/9/9/9/9/9/9/4K4 b 2P 1"
+	for _, mode := range []Mode{ModeDepth, ModeRealization} {
+		var score [2]Value
+		for i, tm := range []ThreatMode{ThreatOff, ThreatFull} {
+			pos, err := kifu.ParseSFEN(sfen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newTestSearcher()
+			s.Mode = mode
+			s.Threats = DefaultThreatOptions(tm)
+			res := s.Search(pos, Limits{MaxBudget: 200, Nodes: 200000}, nil)
+			score[i] = res.Score
+			if tm == ThreatOff && (len(res.PV) == 0 || res.PV[0].USI() != "P*3b") {
+				t.Errorf("%v off: PV %v, want the spite check P*3b first", mode, res.PV)
+			}
+		}
+		if score[1] > score[0]-200 {
+			t.Errorf("%v: full scores %d, off %d: want the silver's loss counted (200 lower at least)", mode, score[1], score[0])
+		}
+	}
+}

@@ -83,10 +83,11 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 	costs := f.costs[:n]
 	for i := 0; i < n; i++ {
 		m, _ := pickNext(f, moves, costs, i)
+		counter := defending && s.wideCapture(m)
 		pos.DoMove(m)
 		cf := ts.stacks.Push(pos, ply+1)
 		ts.stats.Analyses++
-		if defending && cf.Has(them, target.ID()) {
+		if defending && !counter && cf.Has(them, target.ID()) {
 			ts.stats.Unresolved++
 			ts.stacks.Pop(ply + 1)
 			pos.UndoMove()
@@ -142,9 +143,7 @@ func (s *Searcher) executeMoves(f *frame, o threat.Threat) []kifu.Move {
 		case threat.KingStrong, threat.KingWeak:
 			keep = (m.To() == o.Sq[1] || pos.GivesCheck(m)) && s.ts.stacks.Analyzer.SEE(pos, m) >= 0
 		}
-		if !keep && s.Threats.QSWide && m.IsCapture() {
-			keep = s.ts.stacks.Analyzer.SEE(pos, m) > 0
-		}
+		keep = keep || s.wideCapture(m)
 		if keep {
 			out = append(out, m)
 		}
@@ -177,9 +176,17 @@ func (s *Searcher) defendMoves(f *frame, t threat.Threat) []kifu.Move {
 	all := pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	out := f.moves[:0]
 	for _, m := range all {
-		if mask.Has(m.To()) || !m.IsDrop() && mask.Has(m.From()) {
+		if mask.Has(m.To()) || !m.IsDrop() && mask.Has(m.From()) || s.wideCapture(m) {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// wideCapture reports whether m is a capture that wins material by SEE
+// and QSWide is on: such a capture is tried when executing a threat and,
+// as a counter-attack, when defending against one even if it leaves the
+// threat in place.
+func (s *Searcher) wideCapture(m kifu.Move) bool {
+	return s.Threats.QSWide && m.IsCapture() && s.ts.stacks.Analyzer.SEE(s.pos, m) > 0
 }

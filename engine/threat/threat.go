@@ -40,7 +40,8 @@ const (
 	// more than the slider, or an undefended one).
 	Discovered
 	// Pin: the opponent's piece on Sq[0] cannot move without exposing
-	// its more valuable piece (or king) on Sq[1] to By's slider on Sq[2].
+	// its more valuable piece (or king) on Sq[1] to By's slider on Sq[2];
+	// valued at half the pinned piece.
 	Pin
 	// KingStrong: By controls a square next to the opponent king (more
 	// attackers than defenders): Sq = the king, the first such square.
@@ -390,18 +391,14 @@ func (a *Analyzer) sliders(c kifu.Color, out *Set) {
 				}
 				continue
 			}
-			// x is theirs: a pin when what stands behind it is worth more.
+			// x is theirs: a pin when what stands behind it is the king
+			// or is worth more (and the slider may take it). The pinned
+			// piece cannot move away: the threat is to win it, valued at
+			// half its worth (the slider already attacks it; winning it
+			// takes another attacker).
 			xt := a.pos.PieceAt(x).Type()
-			switch {
-			case tt == kifu.King:
-				v := Unit * captureValue[xt] / 2
-				if !a.pos.AttackersTo(c, x, a.occ).Any() {
-					v /= 2
-				}
-				out.add(Threat{Kind: Pin, By: c, Sq: [3]kifu.Square{x, t, s}, Value: int16(v)})
-			case captureValue[tt] > captureValue[xt] && (captureValue[tt] > sv || !a.pos.AttackersTo(o, t, a.occ.Clear(x)).Any()):
-				out.add(Threat{Kind: Pin, By: c, Sq: [3]kifu.Square{x, t, s},
-					Value: int16(Unit * (captureValue[tt] - captureValue[xt]))})
+			if tt == kifu.King || captureValue[tt] > captureValue[xt] && (captureValue[tt] > sv || !a.pos.AttackersTo(o, t, a.occ.Clear(x)).Any()) {
+				out.add(Threat{Kind: Pin, By: c, Sq: [3]kifu.Square{x, t, s}, Value: int16(Unit * captureValue[xt] / 2)})
 			}
 		}
 	}

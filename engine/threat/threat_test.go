@@ -57,13 +57,14 @@ func TestAnalyze(t *testing.T) {
 			// Silver takes 7e, the dragon takes back, the king the dragon.
 			{Material, B, "7e", "8f", "", 90, false},
 			{Check, W, "7f", "7e", "", 5000, true},
-			// The lance 9a pins the pawn 9e to the undefended lance 9i.
-			{Pin, W, "9e", "9i", "9a", 180, false},
 			// 6f: one white attacker (pawn 6e) against the pawn 6g and
 			// the king's recapture.
 			{KingWeak, W, "7f", "6f", "", 100, false},
 			// The dragon takes the undefended pawn 7d.
 			{Material, W, "7d", "8d", "", 90, false},
+			// The lance 9a pins the pawn 9e to the undefended lance 9i:
+			// half a pawn's capture value.
+			{Pin, W, "9e", "9i", "9a", 45, false},
 		},
 	}, {
 		// A game of the Shogidokoro sample, after 65 moves.
