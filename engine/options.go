@@ -73,6 +73,7 @@ func newOptions() *options {
 		{name: "ThreatStrongEndgame", kind: "spin", def: "400", min: 0, max: 5000, help: "strong-threat threshold (centipawns) in the endgame"},
 		{name: "ThreatQSPly", kind: "spin", def: "16", min: 1, max: 32, help: "depth cap of the threat quiescence search"},
 		{name: "ThreatQSWide", kind: "check", def: "false", help: "threat quiescence also tries every capture that wins material"},
+		{name: "ThreatDefendScale", kind: "spin", def: "100", min: 0, max: 100, help: "threat quiescence: percent of the opponent's stronger threat that standing pat costs"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 	}}
 	for _, x := range o.list {

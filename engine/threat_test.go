@@ -198,3 +198,42 @@ func TestThreatHorizonSpiteCheck(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkThreatSearch is BenchmarkSearch with each threat mode: the
+// node rate (by CPU time, which a shared machine disturbs less) with the
+// analysis on against off. Threat quiescence nodes analyse their
+// children, so the rate is the cost of the analysis per node.
+func BenchmarkThreatSearch(b *testing.B) {
+	for _, mode := range []Mode{ModeRealization, ModeDepth} {
+		for _, tm := range []ThreatMode{ThreatOff, ThreatQSearch, ThreatFull} {
+			b.Run(mode.String()+"/"+tm.String(), func(b *testing.B) {
+				var pos []*kifu.Position
+				for _, bp := range benchPositions {
+					p, err := kifu.ParseSFEN(bp.sfen)
+					if err != nil {
+						b.Fatal(err)
+					}
+					pos = append(pos, p)
+				}
+				s := newTestSearcher()
+				s.Mode = mode
+				s.Threats = DefaultThreatOptions(tm)
+				b.ReportAllocs()
+				var nodes uint64
+				cpu0, cpuOK := processCPU()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					for _, p := range pos {
+						s.NewGame()
+						res := s.Search(p, Limits{MaxBudget: benchBudgets[mode], Nodes: 50000}, nil)
+						nodes += res.Nodes
+					}
+				}
+				if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {
+					b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
+				}
+				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			})
+		}
+	}
+}

@@ -61,7 +61,7 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 		} else {
 			ts.stats.Defends++
 			defending, target = true, t
-			best = stand - Value(t.Value)
+			best = stand - Value(int(t.Value)*s.Threats.DefendScale/100)
 			if best >= beta {
 				return best
 			}

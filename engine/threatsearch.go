@@ -57,13 +57,17 @@ type ThreatOptions struct {
 	// every capture that wins material by SEE when executing a threat.
 	QSPly  int
 	QSWide bool
+	// DefendScale is the percentage of the opponent's stronger threat
+	// that standing pat costs the side that must defend against it (100:
+	// the threat counts as executed).
+	DefendScale int
 }
 
 // DefaultThreatOptions returns the options of mode with every rule on and
 // the design's thresholds.
 func DefaultThreatOptions(mode ThreatMode) ThreatOptions {
 	return ThreatOptions{Mode: mode, PruneSacrifices: true, PruneCount: true, PruneIdle: true, Horizon: true,
-		PruneMargin: 2, HorizonScale: 100, StrongOpening: 90, StrongEndgame: 400, QSPly: 16}
+		PruneMargin: 2, HorizonScale: 100, StrongOpening: 90, StrongEndgame: 400, QSPly: 16, DefendScale: 100}
 }
 
 // ThreatStats count what the threat stacks did in the last search.
@@ -309,5 +313,6 @@ func (o *options) threatOptions() ThreatOptions {
 		StrongEndgame:   o.int("ThreatStrongEndgame"),
 		QSPly:           o.int("ThreatQSPly"),
 		QSWide:          o.bool("ThreatQSWide"),
+		DefendScale:     o.int("ThreatDefendScale"),
 	}
 }
