@@ -278,7 +278,7 @@ func Analyse(ctx context.Context, cands []Candidate, resultsFile string, opts An
 	for _, r := range done {
 		have[r.ID] = true
 	}
-	out, err := openAppend(resultsFile)
+	out, err := openAppend(resultsFile, resultFields)
 	if err != nil {
 		return err
 	}
@@ -390,8 +390,9 @@ func Analyse(ctx context.Context, cands []Candidate, resultsFile string, opts An
 	return firstErr
 }
 
-// openAppend opens name for appending, first ending a torn last line.
-func openAppend(name string) (*os.File, error) {
+// openAppend opens name for appending, first ending a torn last line; a
+// new file gets the header.
+func openAppend(name string, header []string) (*os.File, error) {
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("tactics: %w", err)
@@ -402,7 +403,7 @@ func openAppend(name string) (*os.File, error) {
 		return nil, fmt.Errorf("tactics: %w", err)
 	}
 	if st.Size() == 0 {
-		_, err = io.WriteString(f, strings.Join(resultFields, "\t")+"\n")
+		_, err = io.WriteString(f, strings.Join(header, "\t")+"\n")
 	} else {
 		b := make([]byte, 1)
 		if _, err = f.ReadAt(b, st.Size()-1); err == nil && b[0] != '\n' {

@@ -73,6 +73,9 @@ type Outcome struct {
 	Nodes             int64
 }
 
+// outcomeFields are the columns of an outcome log.
+var outcomeFields = []string{"setting", "id", "set", "class", "level", "move", "solved", "time_used_ms", "elapsed_ms", "nodes"}
+
 func (o *Outcome) row() string {
 	return strings.Join([]string{o.Setting, o.ID, o.Set, o.Class, strconv.Itoa(o.Level), o.Move,
 		strconv.FormatBool(o.Solved), strconv.FormatInt(o.TimeUsed, 10), strconv.FormatInt(o.Elapsed, 10),
@@ -199,7 +202,7 @@ func Run(ctx context.Context, probs []Problem, opts RunOptions) ([]Outcome, erro
 	for _, o := range old {
 		done[o.Setting+"\x00"+o.ID] = o
 	}
-	out, err := openAppend(opts.Log)
+	out, err := openAppend(opts.Log, outcomeFields)
 	if err != nil {
 		return nil, err
 	}
