@@ -13,6 +13,9 @@ const maxQPly = 12
 // not lose material, promotions and (on its first ply) escapes of an
 // attacked piece; in check it must answer with every evasion.
 func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
+	if qply == 0 && s.Threats.Mode != ThreatOff { // threat quiescence hook (engine/threatqs.go)
+		return s.threatLeaf(ply, alpha, beta)
+	}
 	f := &s.stack[ply]
 	f.pvLen = 0
 	s.nodes++

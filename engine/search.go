@@ -145,6 +145,10 @@ type Searcher struct {
 	Mode   Mode
 	CRA    CRAMode      // Candidate Relevance Analysis in the main search (engine/cra.go)
 	cra    *cra.Orderer // its analyzer, made on first use
+	// Threats are the threat stacks' options (engine/threatsearch.go);
+	// ts is their state, made on first use.
+	Threats ThreatOptions
+	ts      *threatSearch
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
 
@@ -561,6 +565,11 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if v, ok := s.interiorMate(ply, &budget, inCheck, key); ok {
 		return v
 	}
+	if s.Threats.Mode != ThreatOff { // threat stacks hook (engine/threatsearch.go)
+		if v, ok := s.threatNode(ply, budget, alpha, beta, inCheck); ok {
+			return v
+		}
+	}
 	// Depth mode's hook (engine/depth.go): stand pat or a null move.
 	standPat := noValue
 	if s.Mode == ModeDepth {
@@ -615,6 +624,9 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			s.nextStage(f, moves, ttMove, i)
 		}
 		m, c := pickNext(f, moves[:f.stageEnd], costs, i)
+		if s.Threats.Mode == ThreatFull && s.threatSkip(ply, budget, c, m, ttMove, inCheck) {
+			continue
+		}
 		child := budget - int(c)
 		var stat RootStat
 		iterSel := s.seldepth
@@ -623,6 +635,10 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			s.mainDepth, s.seldepth = 0, 0
 		}
 		pos.DoMove(m)
+		if s.Threats.Mode == ThreatFull && s.threatChild(ply, m, ttMove, inCheck) {
+			pos.UndoMove()
+			continue
+		}
 		var v Value
 		if c > HalfCost && s.Mode == ModeRealization {
 			// Preliminary null-window search at the move's own probability.
@@ -642,6 +658,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			}
 		}
 		pos.UndoMove()
+		s.threatPop(ply)
 		if s.aborted {
 			return 0
 		}

@@ -67,6 +67,7 @@ func (s *Searcher) startHelpers(pos *kifu.Position, maxBudget int) {
 		h.Coster, h.Mode, h.CRA, h.eagerCosts = c, s.Mode, s.CRA, s.eagerCosts
 		h.noNull, h.noExtensions, h.noThreat = s.noNull, s.noExtensions, s.noThreat
 		h.noise = s.noise // a Bayesian simulation's helpers see its leaf noise and table salt
+		h.Threats = s.Threats
 		h.RootMateNodes, h.NodeMateNodes = 0, s.NodeMateNodes
 		h.budgetOffset = (k + 1) * HalfCost
 		ctl := NewControl(Limits{MaxBudget: maxBudget, Infinite: true})

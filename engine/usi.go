@@ -362,6 +362,8 @@ func (u *usi) goCmd(args []string) {
 	}
 	s.CRA = u.opts.craMode() // CRA option (engine/cra.go)
 	s.Threads = u.opts.int("Threads")
+	// Threat stacks (engine/threatsearch.go).
+	s.Threats = u.opts.threatOptions()
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {

@@ -79,6 +79,7 @@ search engine.`,
 		newNextMoveCmd(ios, nil),
 		newCRACmd(ios, nil),
 		newModelCmd(ios),
+		newTacticsCmd(ios),
 	)
 	registerCompletions(root)
 	return root

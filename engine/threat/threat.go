@@ -1,0 +1,477 @@
+// Package threat is the threat analysis of Grimbergen's threat stacks
+// ("Threat stacks to guide pruning and search extensions in shogi", 2003):
+// for a position, the threats of both sides (check, material by static
+// exchange, promotion of a rook, bishop or pawn, discovered attack, pin,
+// strong and weak king threats), each with up to three squares and a
+// value, strong or weak relative to the phase of the game; and the two
+// stacks the search keeps them on, one entry per ply.
+//
+//	var a threat.Analyzer
+//	var set threat.Set
+//	a.Analyze(pos, &set)
+//	if t, ok := set.Strongest(kifu.Black); ok && t.Strong { ... }
+//
+// Analyze allocates nothing. Values are centipawns: 45 per categorize
+// pawn unit (a pawn captured is 2 units, 90 cp).
+package threat
+
+import (
+	"fmt"
+
+	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/kifu"
+)
+
+// Kind is the kind of a threat.
+type Kind uint8
+
+// The threat kinds of the paper, §3.1.
+const (
+	// Check: Sq = the king in check, its checkers.
+	Check Kind = iota + 1
+	// Material: By wins material by capturing on Sq[0] (static exchange
+	// > 0); Sq[1] is By's least valuable attacker.
+	Material
+	// Promotion: By's rook, bishop or pawn on Sq[0] can promote on Sq[1]
+	// without losing it by static exchange.
+	Promotion
+	// Discovered: moving By's piece on Sq[2] uncovers By's slider on
+	// Sq[1] onto the opponent's piece on Sq[0] (the king, a piece worth
+	// more than the slider, or an undefended one).
+	Discovered
+	// Pin: the opponent's piece on Sq[0] cannot move without exposing
+	// its more valuable piece (or king) on Sq[1] to By's slider on Sq[2];
+	// valued at half the pinned piece.
+	Pin
+	// KingStrong: By controls a square next to the opponent king (more
+	// attackers than defenders): Sq = the king, the first such square.
+	KingStrong
+	// KingWeak: By only covers squares next to the opponent king.
+	KingWeak
+)
+
+var kindNames = [...]string{"none", "check", "material", "promotion", "discovered", "pin", "king-strong", "king-weak"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Threat is one entry of a threat stack.
+type Threat struct {
+	Kind   Kind
+	By     kifu.Color
+	Sq     [3]kifu.Square // kifu.NoSquare when unused
+	Value  int16          // centipawns
+	Strong bool
+}
+
+// ID identifies a threat across plies (kind, side, its first two
+// squares): a threat of a child position with the ID of one of its
+// parent is the same threat, still unresolved.
+func (t Threat) ID() uint32 {
+	return uint32(t.Kind) | uint32(t.By)<<4 | uint32(uint8(t.Sq[0]))<<8 | uint32(uint8(t.Sq[1]))<<16
+}
+
+func (t Threat) String() string {
+	s := fmt.Sprintf("%v %v", t.By, t.Kind)
+	for _, q := range t.Sq {
+		if q != kifu.NoSquare {
+			s += " " + q.String()
+		}
+	}
+	st := "weak"
+	if t.Strong {
+		st = "strong"
+	}
+	return fmt.Sprintf("%s %d %s", s, t.Value, st)
+}
+
+// Max is the number of threats kept per side (the strongest).
+const Max = 16
+
+// Set is the threats of one position: both sides' lists, sorted by value,
+// strongest first.
+type Set struct {
+	List    [2][Max]Threat
+	N       [2]uint8
+	Endgame bool
+	// Key is the position's key (kifu.Position.Key).
+	Key uint64
+}
+
+// Threats returns c's threats, strongest first.
+func (s *Set) Threats(c kifu.Color) []Threat { return s.List[c][:s.N[c]] }
+
+// Strongest returns c's strongest threat.
+func (s *Set) Strongest(c kifu.Color) (Threat, bool) {
+	if s.N[c] == 0 {
+		return Threat{}, false
+	}
+	return s.List[c][0], true
+}
+
+// Has reports whether c has the threat with this ID.
+func (s *Set) Has(c kifu.Color, id uint32) bool {
+	for i := range s.N[c] {
+		if s.List[c][i].ID() == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Count returns the number of threats of both sides (strong ones only
+// with strongOnly).
+func (s *Set) Count(strongOnly bool) int {
+	n := 0
+	for c := range 2 {
+		for i := range s.N[c] {
+			if !strongOnly || s.List[c][i].Strong {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// HasStrong reports whether either side has a strong threat.
+func (s *Set) HasStrong() bool {
+	return s.Count(true) > 0
+}
+
+// add inserts t into c's list in value order, dropping the weakest past
+// Max.
+func (s *Set) add(t Threat) {
+	c := t.By
+	n := int(s.N[c])
+	if n == Max {
+		if s.List[c][Max-1].Value >= t.Value {
+			return
+		}
+		n--
+	} else {
+		s.N[c]++
+	}
+	i := n
+	for i > 0 && s.List[c][i-1].Value < t.Value {
+		s.List[c][i] = s.List[c][i-1]
+		i--
+	}
+	s.List[c][i] = t
+}
+
+// Config holds the thresholds of strong threats by phase: "what is
+// considered a weak threat in the endgame (i.e., winning a pawn) can be a
+// strong threat in the opening".
+type Config struct {
+	StrongOpening, StrongEndgame int16
+}
+
+// DefaultConfig is the design's: a pawn (90 cp) in the opening and middle
+// game, four pawns' worth in the endgame.
+var DefaultConfig = Config{StrongOpening: 90, StrongEndgame: 400}
+
+// Values of the fixed-value threats.
+const (
+	CheckValue           = 5000
+	DiscoveredCheckValue = 3000
+	KingStrongBase       = 400
+	KingStrongPerSquare  = 100
+	KingStrongPerHand    = 50
+	KingWeakValue        = 100
+	// Unit is the value of one categorize pawn unit in centipawns.
+	Unit = 45
+)
+
+// Analyzer analyses positions. The zero value uses DefaultConfig.
+type Analyzer struct {
+	Config Config
+	pos    *kifu.Position
+	occ    kifu.Bitboard
+}
+
+var captureValue = func() (v [kifu.PieceTypeNB]int) {
+	for pt := kifu.Pawn; pt < kifu.PieceTypeNB; pt++ {
+		v[pt] = categorize.CaptureValue(pt)
+	}
+	v[kifu.King] = 1000
+	return v
+}()
+
+// Value returns the capture value of pt in centipawns (the king's is
+// large).
+func Value(pt kifu.PieceType) int { return Unit * captureValue[pt] }
+
+// seeOrder is the order in which pieces join an exchange: least valuable
+// first, the king last.
+var seeOrder = [...]kifu.PieceType{kifu.Pawn, kifu.Lance, kifu.Knight, kifu.Silver, kifu.Gold,
+	kifu.ProPawn, kifu.ProLance, kifu.ProKnight, kifu.ProSilver, kifu.Bishop, kifu.Rook,
+	kifu.Horse, kifu.Dragon, kifu.King}
+
+// least returns the square and type of the least valuable piece in att.
+func (a *Analyzer) least(att kifu.Bitboard) (kifu.Square, kifu.PieceType) {
+	for _, pt := range seeOrder {
+		if b := att.And(a.pos.TypeBB(pt)); b.Any() {
+			return b.LSB(), pt
+		}
+	}
+	return kifu.NoSquare, kifu.NoPieceType
+}
+
+// exchange returns side c's gain, in capture-value units, from starting
+// the exchange on sq, where a piece of type onSq stands, with occupancy
+// occ (c may decline: the gain is >= 0). Pins are ignored; the king
+// captures only onto a square the other side no longer attacks; pieces
+// do not promote on recapture.
+func (a *Analyzer) exchange(c kifu.Color, sq kifu.Square, onSq kifu.PieceType, occ kifu.Bitboard) (int, kifu.Square) {
+	var gain [40]int
+	side := c
+	n := 0
+	first := kifu.NoSquare
+	for n < len(gain)-1 {
+		att := a.pos.AttackersTo(side, sq, occ).And(occ)
+		from, pt := a.least(att)
+		if from == kifu.NoSquare {
+			break
+		}
+		if pt == kifu.King && a.pos.AttackersTo(side.Opp(), sq, occ.Clear(from)).And(occ).Any() {
+			break
+		}
+		if n == 0 {
+			first = from
+			gain[0] = captureValue[onSq]
+		} else {
+			gain[n] = captureValue[onSq] - gain[n-1]
+		}
+		n++
+		onSq = pt
+		occ = occ.Clear(from)
+		side = side.Opp()
+	}
+	for n > 1 {
+		n--
+		gain[n-1] = -max(-gain[n-1], gain[n])
+	}
+	if n == 0 {
+		return 0, kifu.NoSquare
+	}
+	return max(gain[0], 0), first
+}
+
+// Analyze fills out with the threats of pos.
+func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
+	if a.Config == (Config{}) {
+		a.Config = DefaultConfig
+	}
+	a.pos, a.occ = pos, pos.Occupied()
+	out.N = [2]uint8{}
+	out.Key = pos.Key()
+	stm := pos.SideToMove()
+	if pos.InCheck() {
+		ck := pos.Checkers()
+		sq := [3]kifu.Square{pos.KingSquare(stm), ck.LSB(), kifu.NoSquare}
+		if ck.MoreThanOne() {
+			ck = ck.Clear(sq[1])
+			sq[2] = ck.LSB()
+		}
+		out.add(Threat{Kind: Check, By: stm.Opp(), Sq: sq, Value: CheckValue, Strong: true})
+	}
+	strongKing := false
+	for c := kifu.Black; c <= kifu.White; c++ {
+		a.material(c, out)
+		a.promotion(c, out)
+		a.sliders(c, out)
+		if a.king(c, out) {
+			strongKing = true
+		}
+	}
+	hand := 0
+	for c := kifu.Black; c <= kifu.White; c++ {
+		h := pos.Hand(c)
+		hand += h.Total() - h.Count(kifu.Pawn)
+	}
+	out.Endgame = strongKing || hand >= 3
+	th := a.Config.StrongOpening
+	if out.Endgame {
+		th = a.Config.StrongEndgame
+	}
+	for c := range 2 {
+		for i := range out.N[c] {
+			t := &out.List[c][i]
+			switch t.Kind {
+			case Material, Promotion, Discovered, Pin:
+				t.Strong = t.Strong || t.Value >= th
+			}
+		}
+	}
+}
+
+// material adds c's captures that win material by static exchange.
+func (a *Analyzer) material(c kifu.Color, out *Set) {
+	o := c.Opp()
+	for v := a.pos.Pieces(o).AndNot(a.pos.TypeBB(kifu.King)); v.Any(); {
+		sq := v.Pop()
+		if !a.pos.AttackersTo(c, sq, a.occ).Any() {
+			continue
+		}
+		g, from := a.exchange(c, sq, a.pos.PieceAt(sq).Type(), a.occ)
+		if g > 0 {
+			out.add(Threat{Kind: Material, By: c, Sq: [3]kifu.Square{sq, from, kifu.NoSquare}, Value: int16(Unit * g)})
+		}
+	}
+}
+
+// promotion adds c's rooks, bishops and pawns that can promote next move
+// without losing the piece by static exchange (one entry per piece, its
+// best square).
+func (a *Analyzer) promotion(c kifu.Color, out *Set) {
+	o := c.Opp()
+	zone := kifu.PromotionZone(c)
+	pinned := a.pos.Pinned(c)
+	own := a.pos.Pieces(c)
+	for _, pt := range [...]kifu.PieceType{kifu.Rook, kifu.Bishop, kifu.Pawn} {
+		for p := a.pos.PiecesOf(c, pt).AndNot(pinned); p.Any(); {
+			from := p.Pop()
+			targets := kifu.Attacks(kifu.NewPiece(c, pt), from, a.occ).AndNot(own)
+			if !zone.Has(from) {
+				targets = targets.And(zone)
+			}
+			best, bestTo := -1, kifu.NoSquare
+			occ := a.occ.Clear(from)
+			for targets.Any() {
+				to := targets.Pop()
+				gain := categorize.PromotionValue(pt)
+				if cap := a.pos.PieceAt(to); cap != kifu.NoPiece {
+					if cap.Type() == kifu.King {
+						continue
+					}
+					gain += captureValue[cap.Type()]
+				}
+				lost, _ := a.exchange(o, to, pt.Promote(), occ.Set(to))
+				if g := gain - lost; g >= 0 && g > best {
+					best, bestTo = g, to
+				}
+			}
+			if bestTo != kifu.NoSquare {
+				out.add(Threat{Kind: Promotion, By: c, Sq: [3]kifu.Square{from, bestTo, kifu.NoSquare},
+					Value: int16(Unit*categorize.PromotionValue(pt) + Unit)})
+			}
+		}
+	}
+}
+
+// sliders adds c's discovered attacks and pins.
+func (a *Analyzer) sliders(c kifu.Color, out *Set) {
+	o := c.Opp()
+	own, theirs := a.pos.Pieces(c), a.pos.Pieces(o)
+	sl := a.pos.PiecesOf(c, kifu.Lance).Or(a.pos.PiecesOf(c, kifu.Bishop)).Or(a.pos.PiecesOf(c, kifu.Rook)).
+		Or(a.pos.PiecesOf(c, kifu.Horse)).Or(a.pos.PiecesOf(c, kifu.Dragon))
+	for sl.Any() {
+		s := sl.Pop()
+		pc := a.pos.PieceAt(s)
+		sv := captureValue[pc.Type()]
+		att := kifu.Attacks(pc, s, a.occ)
+		for b := att.And(a.occ); b.Any(); {
+			x := b.Pop()
+			behind := kifu.Attacks(pc, s, a.occ.Clear(x)).AndNot(att).And(theirs)
+			if behind.IsEmpty() {
+				continue
+			}
+			t := behind.LSB()
+			tt := a.pos.PieceAt(t).Type()
+			if own.Has(x) {
+				switch {
+				case tt == kifu.King:
+					out.add(Threat{Kind: Discovered, By: c, Sq: [3]kifu.Square{t, s, x}, Value: DiscoveredCheckValue, Strong: true})
+				case captureValue[tt] > sv || !a.pos.AttackersTo(o, t, a.occ.Clear(x)).Any():
+					out.add(Threat{Kind: Discovered, By: c, Sq: [3]kifu.Square{t, s, x}, Value: int16(Unit * captureValue[tt])})
+				}
+				continue
+			}
+			// x is theirs: a pin when what stands behind it is the king
+			// or is worth more (and the slider may take it). The pinned
+			// piece cannot move away: the threat is to win it, valued at
+			// half its worth (the slider already attacks it; winning it
+			// takes another attacker).
+			xt := a.pos.PieceAt(x).Type()
+			if tt == kifu.King || captureValue[tt] > captureValue[xt] && (captureValue[tt] > sv || !a.pos.AttackersTo(o, t, a.occ.Clear(x)).Any()) {
+				out.add(Threat{Kind: Pin, By: c, Sq: [3]kifu.Square{x, t, s}, Value: int16(Unit * captureValue[xt] / 2)})
+			}
+		}
+	}
+}
+
+// king adds c's king threat against the opponent king and reports
+// whether it is strong.
+func (a *Analyzer) king(c kifu.Color, out *Set) bool {
+	o := c.Opp()
+	ok := a.pos.KingSquare(o)
+	if ok == kifu.NoSquare {
+		return false
+	}
+	controlled, covered := 0, 0
+	first, firstCovered := kifu.NoSquare, kifu.NoSquare
+	for z := kifu.KingAttacks(ok); z.Any(); {
+		sq := z.Pop()
+		n := a.pos.AttackersTo(c, sq, a.occ).Count()
+		if n == 0 {
+			continue
+		}
+		d := a.pos.AttackersTo(o, sq, a.occ).Count() - 1 // less the king
+		if n == 1 {
+			d++ // the king may take back
+		}
+		if n > d {
+			controlled++
+			if first == kifu.NoSquare {
+				first = sq
+			}
+		} else {
+			covered++
+			if firstCovered == kifu.NoSquare {
+				firstCovered = sq
+			}
+		}
+	}
+	switch {
+	case controlled > 0:
+		h := a.pos.Hand(c)
+		v := KingStrongBase + KingStrongPerSquare*(controlled-1) + KingStrongPerHand*(h.Total()-h.Count(kifu.Pawn))
+		out.add(Threat{Kind: KingStrong, By: c, Sq: [3]kifu.Square{ok, first, kifu.NoSquare}, Value: int16(v), Strong: true})
+		return true
+	case covered > 0:
+		out.add(Threat{Kind: KingWeak, By: c, Sq: [3]kifu.Square{ok, firstCovered, kifu.NoSquare}, Value: KingWeakValue})
+	}
+	return false
+}
+
+// SEE returns the static exchange evaluation of the legal move m of pos
+// in capture-value units (as categorize.SEE: pins ignored, recaptures do
+// not promote), computed on pos's bitboards without a board copy.
+func (a *Analyzer) SEE(pos *kifu.Position, m kifu.Move) int {
+	a.pos = pos
+	to := m.To()
+	gain := 0
+	occ := pos.Occupied()
+	pt := m.Piece().Type()
+	if m.IsDrop() {
+		pt = m.DroppedType()
+	} else {
+		occ = occ.Clear(m.From())
+		if m.IsCapture() {
+			gain = captureValue[m.Captured().Type()]
+		}
+		if m.IsPromotion() {
+			gain += categorize.PromotionValue(pt)
+			pt = pt.Promote()
+		}
+	}
+	if pt == kifu.King {
+		return gain
+	}
+	lost, _ := a.exchange(pos.SideToMove().Opp(), to, pt, occ.Set(to))
+	return gain - lost
+}

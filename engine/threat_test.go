@@ -1,0 +1,239 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rpshogi/rpshogi/kifu"
+)
+
+// threatOffGolden are the best move, nodes and score of the search
+// without threat stacks (main at 5817774, before the hooks were merged, with lazy pricing) on the bench
+// positions, each search bounded by its iteration (and a node cap it
+// does not reach). Another change to the search changes them: re-record
+// them from that change's search with the hooks off.
+var threatOffGolden = []struct {
+	mode   Mode
+	name   string
+	move   string
+	nodes  uint64
+	score  Value
+	budget int
+}{
+	{ModeRealization, "opening", "6a5a", 7006, 57, 500},
+	{ModeRealization, "middle", "7d7c+", 6609, -163, 500},
+	{ModeRealization, "middle2", "4b5c", 19727, -52, 500},
+	{ModeRealization, "endgame", "6f6g", 121315, 2741, 500},
+	{ModeDepth, "opening", "6a5a", 377, 72, 400},
+	{ModeDepth, "middle", "7d7c+", 1036, -160, 400},
+	{ModeDepth, "middle2", "4b5c", 2582, -116, 400},
+	{ModeDepth, "endgame", "6f6g", 17314, 2752, 400},
+}
+
+// TestThreatOffBitIdentical: ThreatStacks=off (with every rule's switch
+// on) searches exactly as the engine did before the threat stacks: the
+// same move, score and node count in both modes.
+func TestThreatOffBitIdentical(t *testing.T) {
+	sfens := map[string]string{}
+	for _, bp := range benchPositions {
+		sfens[bp.name] = bp.sfen
+	}
+	for _, g := range threatOffGolden {
+		t.Run(g.mode.String()+"/"+g.name, func(t *testing.T) {
+			if testing.Short() && g.nodes > 20000 {
+				t.Skip("long in -short")
+			}
+			pos, err := kifu.ParseSFEN(sfens[g.name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newTestSearcher()
+			s.Mode = g.mode
+			s.Threats = DefaultThreatOptions(ThreatOff)
+			res := s.Search(pos, Limits{MaxBudget: g.budget, Nodes: 1000000}, nil)
+			if res.Move.USI() != g.move || res.Nodes != g.nodes || res.Score != g.score {
+				t.Errorf("got %s, %d nodes, score %d; want %s, %d, %d", res.Move.USI(), res.Nodes, res.Score, g.move, g.nodes, g.score)
+			}
+		})
+	}
+}
+
+// randomGame returns the positions of a game of random legal moves.
+func randomGame(r *rand.Rand, plies int) []string {
+	pos := kifu.NewStartPosition()
+	var out []string
+	for range plies {
+		moves := pos.LegalMoves()
+		if len(moves) == 0 {
+			break
+		}
+		pos.DoMove(moves[r.IntN(len(moves))])
+		out = append(out, pos.SFEN())
+	}
+	return out
+}
+
+// TestThreatStacksBalance searches positions of random games with the
+// threat stacks in both modes: every push is popped (the stacks end
+// holding the root alone, and no push or pop ever came out of order).
+func TestThreatStacksBalance(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 4))
+	for g := range 3 {
+		for i, sfen := range randomGame(r, 80) {
+			if i%16 != 15 {
+				continue
+			}
+			for _, mode := range []Mode{ModeRealization, ModeDepth} {
+				for _, tm := range []ThreatMode{ThreatQSearch, ThreatFull} {
+					pos, err := kifu.ParseSFEN(sfen)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s := newTestSearcher()
+					s.Mode = mode
+					s.Threats = DefaultThreatOptions(tm)
+					res := s.Search(pos, Limits{MaxBudget: 300, Nodes: 20000}, nil)
+					if res.Move != kifu.MoveNone {
+						if ok, why := pos.IsLegal(res.Move); !ok {
+							t.Fatalf("%s: illegal best move %s: %v", sfen, res.Move, why)
+						}
+					}
+					if pos.SFEN() != sfen {
+						t.Fatalf("the search did not restore %s", sfen)
+					}
+					if s.ts == nil {
+						continue // decided before any node (a mate at the root)
+					}
+					if n := s.ts.stacks.Unbalanced; n != 0 {
+						t.Errorf("game %d ply %d %v/%v: %d pushes or pops out of order", g, i+1, mode, tm, n)
+					}
+					if d := s.ts.stacks.Depth(); tm == ThreatFull && d > 1 {
+						t.Errorf("game %d ply %d %v/%v: stacks end %d deep, want the root alone", g, i+1, mode, tm, d)
+					}
+				}
+			}
+		}
+	}
+}
+
+// leafValue runs the leaf search (quiescence, or the threat quiescence
+// with the threat stacks) on pos with the full window.
+func leafValue(t *testing.T, sfen string, opts ThreatOptions) Value {
+	t.Helper()
+	pos, err := kifu.ParseSFEN(sfen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTestSearcher()
+	s.Threats = opts
+	s.pos = pos
+	s.ownCtl.reset(Limits{})
+	s.ctl = &s.ownCtl
+	return s.qsearch(0, -InfiniteValue, InfiniteValue, 0)
+}
+
+// TestThreatQSTrappedPiece: Black's lance on 9i is attacked by a pawn
+// that a silver defends; it can neither escape nor take the pawn without
+// loss. The quiescence search stands pat on the lance; the threat
+// quiescence search, facing White's threat, must resolve it and cannot:
+// it scores the lance (or the exchange) as lost.
+func TestThreatQSTrappedPiece(t *testing.T) {
+	const sfen = "4k4/9/9/9/9/9/1s7/p8/L3K4 b - 1"
+	off := leafValue(t, sfen, ThreatOptions{})
+	tqs := leafValue(t, sfen, DefaultThreatOptions(ThreatQSearch))
+	if tqs > off-150 {
+		t.Errorf("threat quiescence %d, quiescence %d: want the threatened lance counted (at least 150 lower)", tqs, off)
+	}
+}
+
+// TestThreatOptionsUSI: the USI options reach ThreatOptions.
+func TestThreatOptionsUSI(t *testing.T) {
+	o := newOptions()
+	if got := o.threatOptions(); got != DefaultThreatOptions(ThreatOff) {
+		t.Errorf("defaults %+v, want %+v", got, DefaultThreatOptions(ThreatOff))
+	}
+	for _, kv := range [][2]string{{"ThreatStacks", "full"}, {"ThreatPruneIdle", "false"}, {"ThreatPruneMargin", "3"},
+		{"ThreatQSWide", "true"}, {"ThreatHorizonScale", "50"}} {
+		if err := o.set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := DefaultThreatOptions(ThreatFull)
+	want.PruneIdle, want.PruneMargin, want.QSWide, want.HorizonScale = false, 3, true, 50
+	if got := o.threatOptions(); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if err := o.set("ThreatStacks", "on"); err == nil {
+		t.Error("ThreatStacks=on accepted")
+	}
+}
+
+// TestThreatHorizonSpiteCheck: Black's silver on 1a is trapped (its one
+// move takes a pawn the king defends) and White's gold on 1b attacks it.
+// Two plies deep, the search without threat stacks pushes the loss over
+// the horizon with a spite check (P*3b, the king takes the pawn) and
+// scores the silver as still Black's; with the threat stacks the threat
+// is still on the stacks at the nominal depth and the loss is counted.
+// (Fairy-Stockfish, depth 12: -317, its line giving up the silver.)
+func TestThreatHorizonSpiteCheck(t *testing.T) {
+	const sfen = "6k1S/7pg/9/9/9/9/9/9/4K4 b 2P 1"
+	for _, mode := range []Mode{ModeDepth, ModeRealization} {
+		var score [2]Value
+		for i, tm := range []ThreatMode{ThreatOff, ThreatFull} {
+			pos, err := kifu.ParseSFEN(sfen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newTestSearcher()
+			s.Mode = mode
+			s.Threats = DefaultThreatOptions(tm)
+			res := s.Search(pos, Limits{MaxBudget: 200, Nodes: 200000}, nil)
+			score[i] = res.Score
+			if tm == ThreatOff && (len(res.PV) == 0 || res.PV[0].USI() != "P*3b") {
+				t.Errorf("%v off: PV %v, want the spite check P*3b first", mode, res.PV)
+			}
+		}
+		if score[1] > score[0]-200 {
+			t.Errorf("%v: full scores %d, off %d: want the silver's loss counted (200 lower at least)", mode, score[1], score[0])
+		}
+	}
+}
+
+// BenchmarkThreatSearch is BenchmarkSearch with each threat mode: the
+// node rate (by CPU time, which a shared machine disturbs less) with the
+// analysis on against off. Threat quiescence nodes analyse their
+// children, so the rate is the cost of the analysis per node.
+func BenchmarkThreatSearch(b *testing.B) {
+	for _, mode := range []Mode{ModeRealization, ModeDepth} {
+		for _, tm := range []ThreatMode{ThreatOff, ThreatQSearch, ThreatFull} {
+			b.Run(mode.String()+"/"+tm.String(), func(b *testing.B) {
+				var pos []*kifu.Position
+				for _, bp := range benchPositions {
+					p, err := kifu.ParseSFEN(bp.sfen)
+					if err != nil {
+						b.Fatal(err)
+					}
+					pos = append(pos, p)
+				}
+				s := newTestSearcher()
+				s.Mode = mode
+				s.Threats = DefaultThreatOptions(tm)
+				b.ReportAllocs()
+				var nodes uint64
+				cpu0, cpuOK := processCPU()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					for _, p := range pos {
+						s.NewGame()
+						res := s.Search(p, Limits{MaxBudget: benchBudgets[mode], Nodes: 50000}, nil)
+						nodes += res.Nodes
+					}
+				}
+				if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {
+					b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
+				}
+				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+			})
+		}
+	}
+}
