@@ -274,6 +274,8 @@ func (u *usi) prepare(clear bool) *Searcher {
 	s := u.srch
 	s.RootMateNodes = uint64(u.opts.int("RootMateNodes"))
 	s.NodeMateNodes = uint64(u.opts.int("NodeMateNodes"))
+	s.NodeMatePlies = u.opts.int("NodeMatePlies")
+	s.FullWidth = u.opts.bool("DepthFullWidth")
 	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
 	if want != u.tablesFor {
 		held := s.TT.SizeMB() + s.Mate.SizeMB()
