@@ -240,7 +240,7 @@ var threatPositions = []string{
 // mate (score, legal mating line) by the root's mate search, and in the
 // threatPositions the move chosen must leave the opponent no mate in most
 // of them (the mate searches at interior nodes see the threats; without
-// them the search parries 6 of the 12 at this budget, as logged).
+// them the search parries 8 of the 12 at this budget, as logged).
 func TestSearchUsesMateSearch(t *testing.T) {
 	lim := Limits{MaxBudget: 6 * HalfCost}
 	t.Run("root mate", func(t *testing.T) {
