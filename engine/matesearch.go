@@ -21,10 +21,10 @@ const (
 	// below such a node costs far more than the test.
 	mateBudget = 2 * HalfCost
 	// defaultDfpnBudget is the least budget of an interior node at which the
-	// df-pn search runs too (for NodeMateNodes nodes): four plies of
+	// df-pn search runs too (for NodeMateNodes nodes): six plies of
 	// probability 1/2, where a subtree costs far more than 64 df-pn
 	// nodes (each of which costs several main-search nodes).
-	defaultDfpnBudget = 4 * HalfCost
+	defaultDfpnBudget = 6 * HalfCost
 	// defaultThreeBudget is the least budget of an interior node at which
 	// the quick test looks for mates of three plies (NodeMatePlies 3):
 	// four plies of probability 1/2; with less, one ply.

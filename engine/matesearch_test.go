@@ -240,7 +240,10 @@ var threatPositions = []string{
 // mate (score, legal mating line) by the root's mate search, and in the
 // threatPositions the move chosen must leave the opponent no mate in most
 // of them (the mate searches at interior nodes see the threats; without
-// them the search parries 8 of the 12 at this budget, as logged).
+// them the search parries 8 of the 12 at this budget, as logged). At six
+// plies the default df-pn search (from six plies left) never runs below
+// the root, and the quick tests alone parry 8 too: the threats here need
+// the df-pn search, which this test turns on from four plies left.
 func TestSearchUsesMateSearch(t *testing.T) {
 	lim := Limits{MaxBudget: 6 * HalfCost}
 	t.Run("root mate", func(t *testing.T) {
@@ -264,6 +267,7 @@ func TestSearchUsesMateSearch(t *testing.T) {
 		for _, sf := range threatPositions {
 			pos := kifutest.MustSFEN(t, sf)
 			s := newTestSearcher()
+			s.dfpnBudget = 4 * HalfCost
 			m := s.Search(pos, lim, nil).Move
 			st := s.MateStats()
 			stats.Interior += st.Interior

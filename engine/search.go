@@ -133,6 +133,7 @@ type Searcher struct {
 	cra    *cra.Orderer // its analyzer, made on first use
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
+	qopts     // the quiescence search's options (qsearch.go)
 
 	pos    *kifu.Position
 	limits Limits
@@ -175,7 +176,7 @@ type Searcher struct {
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks()}
+	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks(), qopts: defaultQOpts()}
 	s.ctl = &s.ownCtl
 	return s
 }
