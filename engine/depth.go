@@ -60,6 +60,11 @@ import (
 // the search would favour lines that merely leave the opponent no
 // plausible move.
 //
+// With FullWidth (the USI option DepthFullWidth) there is no plausible-
+// move generator: every node generates every legal move and none stands
+// pat (the paper's full-width GEKISASHI, against which the plausible-move
+// generator won 91% of 200 games); null move and extensions are the same.
+//
 // # Null move, extensions
 //
 // Null-move pruning: at a node that is not the root, not a PV node, not
@@ -112,7 +117,7 @@ func (s *Searcher) depthMoves(f *frame, ply, budget int, prev kifu.Move, inCheck
 		return moves, 0
 	}
 	d := budget / HalfCost
-	selective := ply > 0 && !inCheck && d <= selectiveDepth
+	selective := ply > 0 && !inCheck && d <= selectiveDepth && !s.FullWidth
 	cls := &s.dcls
 	cls.Reset(pos, prev)
 	facts := s.facts[:legal]
@@ -310,6 +315,9 @@ func (s *Searcher) depthNode(ply, budget int, beta Value, pvNode, inCheck bool) 
 		return noValue, 0, false
 	}
 	if budget <= selectiveDepth*HalfCost {
+		if s.FullWidth {
+			return noValue, 0, false // every move is searched: no stand pat
+		}
 		standPat = s.evaluate()
 		return standPat, standPat, standPat >= beta
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 // depthSearcher returns a depth-mode searcher pricing nothing by table.
@@ -431,6 +432,32 @@ func TestOrderDepth(t *testing.T) {
 	for c, n := range seen {
 		if n == 0 {
 			t.Errorf("no move of class %d: the position does not exercise the order", c)
+		}
+	}
+}
+
+// TestDepthFullWidth: with FullWidth (DepthFullWidth), a depth-mode node
+// with one to three plies left generates every legal move and does not
+// stand pat, where the plausible-move generator keeps fewer moves and
+// stands pat; on the benchmark positions.
+func TestDepthFullWidth(t *testing.T) {
+	for _, bp := range benchPositions {
+		for d := 1; d <= selectiveDepth; d++ {
+			pos := kifutest.MustSFEN(t, bp.sfen)
+			for _, full := range []bool{false, true} {
+				s := depthSearcher()
+				s.FullWidth = full
+				s.pos = pos
+				s.iterBudget = 8 * HalfCost
+				moves, legal := s.depthMoves(&s.stack[1], 1, d*HalfCost, pos.LastMove(), false)
+				standPat, _, _ := s.depthNode(1, d*HalfCost, InfiniteValue, false, false)
+				switch {
+				case full && (len(moves) != legal || standPat != noValue):
+					t.Errorf("%s, %d plies, full width: %d of %d moves, stand pat %d", bp.name, d, len(moves), legal, standPat)
+				case !full && (len(moves) >= legal || standPat == noValue):
+					t.Errorf("%s, %d plies, plausible moves: %d of %d moves, stand pat %d", bp.name, d, len(moves), legal, standPat)
+				}
+			}
 		}
 	}
 }

@@ -58,7 +58,9 @@
 //	ThresholdMax   deepest iteration: probability 2^-N, N plies in depth mode (40)
 //	MateHash       mate search table, MB (16)
 //	RootMateNodes  nodes of the root's mate search, 0 for none (100000)
-//	NodeMateNodes  nodes of each interior mate search, 0 for none (64)
+//	NodeMateNodes  nodes of each interior df-pn mate search (6 plies left), 0 for none (64)
+//	NodeMatePlies  quick interior mate test: 1 or 3 plies, 0 for none (3)
+//	DepthFullWidth depth mode without the plausible-move generator (false)
 //	CRA            off | order | filter
 //	MoveOverhead   milliseconds kept in reserve per move (30)
 //	Threads        search threads, lazy SMP sharing the table (1)

@@ -12,11 +12,25 @@ const (
 	DefaultMateHashMB    = 16
 	DefaultRootMateNodes = 100_000
 	DefaultNodeMateNodes = 64
+	// DefaultNodeMatePlies is the length of the quick mate test at
+	// interior nodes (mate.Quick): 1 or 3 plies (0: none).
+	DefaultNodeMatePlies = 3
 	// mateBudget is the least budget of an interior node at which the
-	// main search asks the mate search whether the side to move mates or
-	// is threatened with mate: two plies of probability 1/2. The search
-	// below such a node costs far more than two small mate searches.
+	// main search asks whether the side to move mates or is threatened
+	// with mate (mate.Quick): two plies of probability 1/2. The search
+	// below such a node costs far more than the test.
 	mateBudget = 2 * HalfCost
+	// defaultDfpnBudget is the least budget of an interior node at which the
+	// df-pn search runs too (for NodeMateNodes nodes): six plies of
+	// probability 1/2, where a subtree costs far more than 64 df-pn
+	// nodes (each of which costs several main-search nodes).
+	defaultDfpnBudget = 6 * HalfCost
+	// defaultThreeBudget is the least budget of an interior node at which
+	// the quick test looks for mates of three plies (NodeMatePlies 3):
+	// four plies of probability 1/2; with less, one ply.
+	defaultThreeBudget = 4 * HalfCost
+	// quickNodes bounds a quick three-ply test (positions made).
+	quickNodes = 400
 )
 
 // mateHooks is the part of a Searcher that uses the df-pn mate search
@@ -27,19 +41,36 @@ const (
 //     time limit; a mate it proves is played at once, scored as a mate,
 //     with its mating line as the PV.
 //   - At an interior node not in check whose budget is at least mateBudget,
-//     it runs for up to NodeMateNodes nodes (0: never): if the side to
-//     move mates, the node is scored as the mate; if not, it runs again
-//     after a null move, and if the opponent would then mate (a mate
-//     threat, 詰めろ), the node's budget grows by HalfCost (its realization
-//     probability doubles), once per path. Nodes that near the horizon
-//     are where a threat is most often missed: their children get the
-//     budget to see the mate and the replies that parry it.
+//     the quick test (mate.Quick) looks for a mate of NodeMatePlies plies
+//     (1 or 3; 0: none), and with a budget of at least defaultDfpnBudget the
+//     df-pn search runs for up to NodeMateNodes nodes (0: never): if the
+//     side to move mates, the node is scored as the mate; if not, the same
+//     tests run after a null move, and if the opponent would then mate (a
+//     mate threat, 詰めろ), the node's budget grows by HalfCost (its
+//     realization probability doubles), once per path. Nodes that near the
+//     horizon are where a threat is most often missed: their children get
+//     the budget to see the mate and the replies that parry it.
+//
+// Both modes run the same tests at the same budgets; the depth mode has
+// more nodes with two plies left than the realization mode, so the
+// tests must be cheap there: a quick test costs a few main-search nodes,
+// a df-pn search of 64 nodes some hundreds (docs/mate.md).
 type mateHooks struct {
 	// Mate is the mate search; its table persists between searches.
 	Mate *mate.Solver
 	// RootMateNodes and NodeMateNodes bound the root's and each interior
 	// node's mate search (the USI options of the same names).
 	RootMateNodes, NodeMateNodes uint64
+	// NodeMatePlies is the length of the quick test at interior nodes
+	// (the USI option of the same name): 0, 1 or 3.
+	NodeMatePlies int
+	quick         mate.Quick
+	// defaultDfpnBudget is the least budget of an interior df-pn search
+	// (defaultDfpnBudget; experiments change it).
+	dfpnBudget int
+	// threeBudget is the least budget of a three-ply quick test
+	// (defaultThreeBudget; experiments change it).
+	threeBudget int
 
 	mateStats MateStats
 	noThreat  bool // no threat extension (experiments)
@@ -51,7 +82,9 @@ type mateHooks struct {
 
 func newMateHooks() mateHooks {
 	return mateHooks{Mate: mate.NewSolver(DefaultMateHashMB),
-		RootMateNodes: DefaultRootMateNodes, NodeMateNodes: DefaultNodeMateNodes}
+		RootMateNodes: DefaultRootMateNodes, NodeMateNodes: DefaultNodeMateNodes,
+		NodeMatePlies: DefaultNodeMatePlies, dfpnBudget: defaultDfpnBudget,
+		threeBudget: defaultThreeBudget}
 }
 
 // rootMateStop is the mate.Stopper of the root's mate search: the
@@ -133,36 +166,69 @@ func (s *Searcher) interiorMate(ply int, budget *int, inCheck bool, key uint64) 
 	}
 	ext := s.threatExt[ply-1]
 	s.threatExt[ply] = ext
-	if inCheck || *budget < mateBudget || s.Mate == nil || s.NodeMateNodes == 0 {
+	if inCheck || *budget < mateBudget {
 		return 0, false
 	}
-	lim := mate.Limits{Nodes: s.NodeMateNodes, NoPV: true, Stop: s.ctl}
-	r := s.Mate.Solve(s.pos, lim)
-	s.mateStats.Nodes += r.Nodes
+	dfpn := *budget >= s.dfpnBudget && s.Mate != nil && s.NodeMateNodes > 0
+	if s.NodeMatePlies <= 0 && !dfpn {
+		return 0, false
+	}
 	s.mateStats.Interior++
-	if r.Status == mate.Found && r.Move != kifu.MoveNone && ply+r.Length < MaxPly {
+	plies := s.NodeMatePlies
+	if plies >= 3 && *budget < s.threeBudget {
+		plies = 1
+	}
+	if m, n := s.mateOf(plies, dfpn); m != kifu.MoveNone && ply+n < MaxPly {
 		s.mateStats.Mates++
-		v := MateIn(ply + r.Length)
+		v := MateIn(ply + n)
 		f := &s.stack[ply]
-		f.pv[0], f.pvLen = r.Move, 1
-		s.TT.Store(key, r.Move.Move16(), valueToTT(v, ply), 0, *budget, BoundExact)
+		f.pv[0], f.pvLen = m, 1
+		s.TT.Store(key, m.Move16(), valueToTT(v, ply), 0, *budget, BoundExact)
 		return v, true
 	}
 	if !ext && !s.noThreat {
 		s.pos.DoNullMove()
-		r = s.Mate.Solve(s.pos, lim)
+		m, _ := s.mateOf(plies, dfpn)
 		s.pos.UndoNullMove()
-		s.mateStats.Nodes += r.Nodes
-		if r.Status == mate.Found {
+		if m != kifu.MoveNone {
 			s.mateStats.Threats++
 			*budget += HalfCost
 			s.threatExt[ply] = true
 		}
 	}
-	// Two mate searches cost as much as many nodes of the main search:
-	// look at the clock.
-	if at := s.ctl.hardAt.Load(); at != 0 && !s.ctl.infinite.Load() && time.Now().UnixNano() >= at {
+	// A df-pn search costs as much as many nodes of the main search: look
+	// at the clock.
+	if at := s.ctl.hardAt.Load(); dfpn && at != 0 && !s.ctl.infinite.Load() && time.Now().UnixNano() >= at {
 		s.aborted = true
 	}
 	return 0, false
+}
+
+// mateOf looks for a mate of the side to move: the quick test of plies
+// plies (1 or 3; 0: none), then, with dfpn, the df-pn search of NodeMateNodes
+// nodes. It returns the mate's first move and length (MoveNone: none
+// found).
+func (s *Searcher) mateOf(plies int, dfpn bool) (kifu.Move, int) {
+	q := &s.quick
+	n0 := q.Nodes
+	var m kifu.Move
+	n := 0
+	switch {
+	case plies >= 3:
+		m, n = q.InThree(s.pos, quickNodes)
+	case plies > 0:
+		if m = q.InOne(s.pos); m != kifu.MoveNone {
+			n = 1
+		}
+	}
+	s.mateStats.Nodes += q.Nodes - n0
+	if m != kifu.MoveNone || !dfpn {
+		return m, n
+	}
+	r := s.Mate.Solve(s.pos, mate.Limits{Nodes: s.NodeMateNodes, NoPV: true, Stop: s.ctl})
+	s.mateStats.Nodes += r.Nodes
+	if r.Status == mate.Found && r.Move != kifu.MoveNone {
+		return r.Move, r.Length
+	}
+	return kifu.MoveNone, 0
 }

@@ -255,7 +255,10 @@ var threatPositions = []string{
 // mate (score, legal mating line) by the root's mate search, and in the
 // threatPositions the move chosen must leave the opponent no mate in most
 // of them (the mate searches at interior nodes see the threats; without
-// them the search parries 6 of the 12 at this budget, as logged).
+// them the search parries 8 of the 12 at this budget, as logged). At six
+// plies the default df-pn search (from six plies left) never runs below
+// the root, and the quick tests alone parry 8 too: the threats here need
+// the df-pn search, which this test turns on from four plies left.
 func TestSearchUsesMateSearch(t *testing.T) {
 	lim := Limits{MaxBudget: 6 * HalfCost}
 	t.Run("root mate", func(t *testing.T) {
@@ -279,6 +282,7 @@ func TestSearchUsesMateSearch(t *testing.T) {
 		for _, sf := range threatPositions {
 			pos := kifutest.MustSFEN(t, sf)
 			s := newTestSearcher()
+			s.dfpnBudget = 4 * HalfCost
 			m := s.Search(pos, lim, nil).Move
 			st := s.MateStats()
 			stats.Interior += st.Interior
@@ -345,4 +349,59 @@ func TestMateSearchesStopThroughControl(t *testing.T) {
 			t.Errorf("the root's mate search took %d nodes, want one poll's", n)
 		}
 	})
+}
+
+// mateConfigs are configurations of the interior mate searches for
+// BenchmarkInteriorMate: none, the quick test of one or three plies, the
+// defaults (three plies, df-pn with six plies left), and the df-pn search
+// at every node with two plies left (the defaults before issue 16).
+var mateConfigs = []struct {
+	name        string
+	plies       int
+	nodes       uint64
+	dfpnBudget  int
+	threeBudget int
+}{
+	{"off", 0, 0, defaultDfpnBudget, mateBudget},
+	{"quick1", 1, 0, defaultDfpnBudget, mateBudget},
+	{"quick3", 3, 0, defaultDfpnBudget, mateBudget},
+	{"defaults", DefaultNodeMatePlies, DefaultNodeMateNodes, defaultDfpnBudget, defaultThreeBudget},
+	{"dfpn2", 0, DefaultNodeMateNodes, mateBudget, mateBudget},
+}
+
+// BenchmarkInteriorMate searches the benchPositions from an empty table
+// to a fixed iteration (benchBudgets) in each mode with each of the
+// mateConfigs (the root's mate search off): the cost of the interior
+// mate searches is the time per op against "off" (nodes/op differ where
+// the threat extension extends).
+func BenchmarkInteriorMate(b *testing.B) {
+	for _, mode := range []Mode{ModeRealization, ModeDepth} {
+		for _, mc := range mateConfigs {
+			b.Run(mode.String()+"/"+mc.name, func(b *testing.B) {
+				s := newTestSearcher()
+				s.Mode = mode
+				s.NodeMatePlies, s.NodeMateNodes, s.dfpnBudget, s.threeBudget = mc.plies, mc.nodes, mc.dfpnBudget, mc.threeBudget
+				s.RootMateNodes = 0
+				var nodes, mateNodes uint64
+				cpu0, cpuOK := processCPU()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					for _, bp := range benchPositions {
+						pos := kifutest.MustSFEN(b, bp.sfen)
+						s.NewGame()
+						s.Search(pos, Limits{MaxBudget: benchBudgets[mode]}, nil)
+						nodes += s.nodes
+						mateNodes += s.MateStats().Nodes
+					}
+				}
+				if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {
+					b.ReportMetric(float64(cpu1-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+					b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
+				}
+				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+				b.ReportMetric(float64(mateNodes)/float64(b.N), "matenodes/op")
+			})
+		}
+	}
 }

@@ -56,7 +56,15 @@ func newOptions() *options {
 		{name: "RootMateNodes", kind: "spin", def: strconv.Itoa(DefaultRootMateNodes), min: 0, max: 1 << 30,
 			help: "nodes of the mate search at the root before the main search (0: none)"},
 		{name: "NodeMateNodes", kind: "spin", def: strconv.Itoa(DefaultNodeMateNodes), min: 0, max: 1 << 20,
-			help: "nodes of each mate and mate-threat search at interior nodes (0: none)"},
+			help: "nodes of each df-pn mate and mate-threat search at interior nodes with six plies left (0: none)"},
+		{name: "NodeMatePlies", kind: "spin", def: strconv.Itoa(DefaultNodeMatePlies), min: 0, max: 3,
+			help: "quick mate and mate-threat test at interior nodes: mates of 1 ply (two plies left) or 3 plies (four left) (0: none; 2 is 1)"},
+		{name: "QEscapePlies", kind: "spin", def: strconv.Itoa(DefaultQEscapePlies), min: 0, max: maxQPly,
+			help: "quiescence plies (from the leaf) on which escapes of attacked pieces are tried"},
+		{name: "QLosingPlies", kind: "spin", def: strconv.Itoa(DefaultQLosingPlies), min: 0, max: maxQPly,
+			help: "quiescence plies (from the leaf) on which captures that lose material are tried too"},
+		{name: "DepthFullWidth", kind: "check", def: "false",
+			help: "depth mode without the plausible-move generator: every legal move at every depth (the paper's full-width baseline)"},
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)
 			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
 		{name: "Bayes", kind: "combo", def: "off", vars: []string{"off", "bf", "ucb", "qss"}, // Bayesian search (engine/bayes_search.go)

@@ -8,10 +8,35 @@ import (
 // maxQPly bounds the quiescence search below a leaf.
 const maxQPly = 12
 
+// Defaults of the quiescence options (qopts).
+const (
+	// DefaultQEscapePlies is the number of quiescence plies, from the
+	// leaf, on which escapes of attacked pieces are tried.
+	DefaultQEscapePlies = 1
+	// DefaultQLosingPlies is the number of quiescence plies, from the
+	// leaf, on which captures that lose material by static exchange are
+	// tried too (0: never).
+	DefaultQLosingPlies = 1
+)
+
+// qopts are the options of the quiescence search (USI QEscapePlies and
+// QLosingPlies).
+type qopts struct {
+	// QEscapePlies: escapes on the first QEscapePlies quiescence plies.
+	// QLosingPlies: losing captures on the first QLosingPlies plies.
+	QEscapePlies, QLosingPlies int
+}
+
+func defaultQOpts() qopts {
+	return qopts{QEscapePlies: DefaultQEscapePlies, QLosingPlies: DefaultQLosingPlies}
+}
+
 // qsearch is the quiescence search at the leaves: the side to move may
 // stand pat on the static evaluation or try recaptures, captures that do
-// not lose material, promotions and (on its first ply) escapes of an
-// attacked piece; in check it must answer with every evasion.
+// not lose material (on the first QLosingPlies plies every capture),
+// promotions that do not lose material and (on the first QEscapePlies
+// plies) escapes of an attacked piece; in check it must answer with every
+// evasion.
 func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 	if qply == 0 && s.Threats.Mode != ThreatOff { // threat quiescence hook (engine/threatqs.go)
 		return s.threatLeaf(ply, alpha, beta)
@@ -82,8 +107,9 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 
 // quiescenceMoves collects the moves tried at a quiet leaf: recaptures on
 // the last move's square, captures and promotions that do not lose
-// material by static exchange, and, on the first quiescence ply, moves
-// that take an en-prise piece to a square where it is safe (categorize's
+// material by static exchange (every capture on the first QLosingPlies
+// quiescence plies), and, on the first QEscapePlies plies, moves that
+// take an en-prise piece to a square where it is safe (categorize's
 // escape). The moves keep their generation order.
 //
 // Work is skipped only where the answer is known without it: a drop is
@@ -98,7 +124,8 @@ func (s *Searcher) quiescenceMoves(f *frame, qply int) []kifu.Move {
 	all := pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	last := pos.LastMove()
 	out := f.moves[:0]
-	if qply == 0 {
+	losing := qply < s.QLosingPlies
+	if qply < s.QEscapePlies {
 		them, occ := pos.SideToMove().Opp(), pos.Occupied()
 		from, attacked, reset := kifu.NoSquare, false, false
 		for _, m := range all {
@@ -107,7 +134,7 @@ func (s *Searcher) quiescenceMoves(f *frame, qply int) []kifu.Move {
 			}
 			tactical := m.IsCapture() || m.IsPromotion()
 			if tactical {
-				if m.IsCapture() && isRecaptureOf(m, last) || seeSafe(m) {
+				if m.IsCapture() && (losing || isRecaptureOf(m, last)) || seeSafe(m) {
 					out = append(out, m)
 					continue
 				}
@@ -134,7 +161,7 @@ func (s *Searcher) quiescenceMoves(f *frame, qply int) []kifu.Move {
 		if !m.IsCapture() && !m.IsPromotion() {
 			continue
 		}
-		if (m.IsCapture() && isRecaptureOf(m, last)) || seeSafe(m) || SEE(pos, m) >= 0 {
+		if (m.IsCapture() && (losing || isRecaptureOf(m, last))) || seeSafe(m) || SEE(pos, m) >= 0 {
 			out = append(out, m)
 		}
 	}

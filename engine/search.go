@@ -13,8 +13,10 @@ import (
 // Costs are realization-probability costs: cost = -100·log2 P, so a move
 // of probability 1/2 costs 100 and one of 1/4 costs 200. A node's
 // remaining budget shrinks by the cost of each move on the way to it; a
-// node with budget <= 0 is a leaf (its realization probability fell below
-// the threshold 2^-(root budget/100)).
+// node with budget < 0 is a leaf (its realization probability fell below
+// the threshold 2^-(root budget/100); a node exactly at the threshold is
+// expanded, as in the paper's cut-off test). In depth mode a node with
+// budget <= 0 (no ply left) is a leaf (see leaf).
 const (
 	// HalfCost is the cost of probability 1/2 (tables.Unit): the re-search
 	// probability.
@@ -151,6 +153,7 @@ type Searcher struct {
 	ts      *threatSearch
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
+	qopts     // the quiescence search's options (qsearch.go)
 
 	pos    *kifu.Position
 	limits Limits
@@ -201,11 +204,14 @@ type Searcher struct {
 	// the search did before lazy pricing (benchmarks compare the two).
 	eagerCosts bool
 	noise      bayesNoise // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
+	// FullWidth turns depth mode's plausible-move generator off (every
+	// legal move at every depth, no stand pat; DepthFullWidth).
+	FullWidth bool
 }
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks()}
+	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks(), qopts: defaultQOpts()}
 	s.ctl = &s.ownCtl
 	return s
 }
@@ -526,7 +532,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	}
 	pos := s.pos
 	inCheck := pos.InCheck()
-	if budget <= 0 && !inCheck || ply >= MaxPly {
+	if s.leaf(budget) && !inCheck || ply >= MaxPly {
 		return s.qsearch(ply, alpha, beta, 0)
 	}
 	s.nodes++
@@ -695,6 +701,17 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	}
 	s.TT.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, budget, bound)
 	return best
+}
+
+// leaf reports whether a node with budget is a leaf of the main search:
+// in the realization mode when its realization probability is below the
+// threshold (budget < 0: the paper stops only below it, Figure 2), in
+// depth mode when no ply is left (budget <= 0).
+func (s *Searcher) leaf(budget int) bool {
+	if s.Mode == ModeDepth {
+		return budget <= 0
+	}
+	return budget < 0
 }
 
 // nodeMoves generates the moves of a node and their costs in f.costs:

@@ -13,7 +13,7 @@ func newTestSearcher() *Searcher { return NewSearcher(16, DefaultConfig().Coster
 // principalLine searches pos after m with the given budget and a full
 // window, then follows the best moves the search stored in its table from
 // the position after m, as long as the table says the main search
-// expanded the position (budget > 0). It returns that line (m first) and
+// expanded the position (budget >= 0). It returns that line (m first) and
 // the budget the search had left at each of its positions.
 func principalLine(s *Searcher, pos *kifu.Position, m kifu.Move, budget int) (line []kifu.Move, budgets []int) {
 	s.pos, s.limits, s.aborted = pos, Limits{}, false
@@ -24,7 +24,7 @@ func principalLine(s *Searcher, pos *kifu.Position, m kifu.Move, budget int) (li
 	line, budgets = []kifu.Move{m}, []int{budget}
 	for {
 		e, ok := s.TT.Probe(pos.Key())
-		if !ok || e.budget <= 0 || len(line) > 40 {
+		if !ok || e.budget < 0 || len(line) > 40 {
 			break
 		}
 		next := pos.ToMove(e.move)

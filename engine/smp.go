@@ -68,7 +68,9 @@ func (s *Searcher) startHelpers(pos *kifu.Position, maxBudget int) {
 		h.noNull, h.noExtensions, h.noThreat = s.noNull, s.noExtensions, s.noThreat
 		h.noise = s.noise // a Bayesian simulation's helpers see its leaf noise and table salt
 		h.Threats = s.Threats
+		h.FullWidth, h.qopts = s.FullWidth, s.qopts
 		h.RootMateNodes, h.NodeMateNodes = 0, s.NodeMateNodes
+		h.NodeMatePlies, h.dfpnBudget, h.threeBudget = s.NodeMatePlies, s.dfpnBudget, s.threeBudget
 		h.budgetOffset = (k + 1) * HalfCost
 		ctl := NewControl(Limits{MaxBudget: maxBudget, Infinite: true})
 		st.ctls = append(st.ctls, ctl)

@@ -11,7 +11,9 @@ import (
 
 // goldenSearches are the results of searches from an empty table with
 // the default options and one thread, by the search before the lazy SMP
-// (commit c6f8f4d): of 30,000 nodes (the nodes limit cuts an iteration)
+// (commit c6f8f4d; re-recorded when the new defaults of issue 16 were
+// merged: quick interior mate tests, losing captures in quiescence, the
+// paper's leaf test): of 30,000 nodes (the nodes limit cuts an iteration)
 // and to a fixed iteration (whose node count depends on every node's
 // work, table included): name, mode, nodes limit, last budget, and best
 // move, score, nodes, last finished budget, PV.
@@ -26,22 +28,22 @@ var goldenSearches = []struct {
 	budget    int
 	pv        string
 }{
-	{"opening", ModeRealization, 30000, 0, "6a5a", 57, 30016, 500, " 6a5a 6h6g 6c5b 4f4e 5b4a"},
-	{"opening", ModeRealization, 0, 500, "6a5a", 57, 7006, 500, " 6a5a 6h6g 6c5b 4f4e 5b4a"},
+	{"opening", ModeRealization, 30000, 0, "4b5b", 34, 30016, 500, " 4b5b 4f4e 5b4b 3h4g 6a5a 6h6g"},
+	{"opening", ModeRealization, 0, 500, "4b5b", 34, 27403, 500, " 4b5b 4f4e 5b4b 3h4g 6a5a 6h6g"},
 	{"opening", ModeDepth, 30000, 0, "6a5a", 39, 30016, 600, " 6a5a 3g4e 3c4d 6h6g"},
 	{"opening", ModeDepth, 0, 400, "6a5a", 72, 377, 400, " 6a5a"},
 	{"middle", ModeRealization, 30000, 0, "7d7c+", -163, 30016, 500, " 7d7c+ 6b7c 8f8e 8a8b 8e8d 8b8d"},
-	{"middle", ModeRealization, 0, 500, "7d7c+", -163, 6609, 500, " 7d7c+ 6b7c 8f8e 8a8b 8e8d 8b8d"},
+	{"middle", ModeRealization, 0, 500, "7d7c+", -163, 7683, 500, " 7d7c+ 6b7c 8f8e 8a8b 8e8d 8b8d"},
 	{"middle", ModeDepth, 30000, 0, "7d7c+", -163, 30016, 600, " 7d7c+ 6b7c 8f8e 8a8b 8e8d 8b8d"},
-	{"middle", ModeDepth, 0, 400, "7d7c+", -160, 1036, 400, " 7d7c+ 8d7c 8b7c+ 6b7c 8f8e 8a8e"},
-	{"middle2", ModeRealization, 30000, 0, "4b5c", -52, 30016, 500, " 4b5c P*4g 4f3e 7g6h 5e6d"},
-	{"middle2", ModeRealization, 0, 500, "4b5c", -52, 19727, 500, " 4b5c P*4g 4f3e 7g6h 5e6d"},
+	{"middle", ModeDepth, 0, 400, "7d7c+", -160, 1080, 400, " 7d7c+ 8d7c 8b7c+ 6b7c 8f8e 8a8e"},
+	{"middle2", ModeRealization, 30000, 0, "4b5c", -41, 30016, 500, " 4b5c P*4g 4f1c 7g6h 5e6d 6h7g 3f2g+"},
+	{"middle2", ModeRealization, 0, 500, "4b5c", -41, 29203, 500, " 4b5c P*4g 4f1c 7g6h 5e6d 6h7g 3f2g+"},
 	{"middle2", ModeDepth, 30000, 0, "4b5c", -66, 30016, 400, " 4b5c P*4g"},
-	{"middle2", ModeDepth, 0, 400, "4b5c", -116, 2582, 400, " 4b5c"},
-	{"endgame", ModeRealization, 30000, 0, "6f6g", 2741, 30016, 300, " 6f6g 8a9a 6g7h P*8e 8d9d"},
-	{"endgame", ModeRealization, 0, 500, "6f6g", 2741, 121315, 500, " 6f6g 8a9a 6g7h P*8e 8d9d"},
+	{"middle2", ModeDepth, 0, 400, "4b5c", -116, 3032, 400, " 4b5c"},
+	{"endgame", ModeRealization, 30000, 0, "6f6g", 2738, 30016, 300, " 6f6g 8a9a 6g7h P*8e 8d9d L*9f 9d8c"},
+	{"endgame", ModeRealization, 0, 500, "6f6g", 2738, 142130, 500, " 6f6g 8a9a 6g7h P*8e 8d9d L*9f 9d8c"},
 	{"endgame", ModeDepth, 30000, 0, "6f6g", 2752, 30016, 400, " 6f6g 8a9a"},
-	{"endgame", ModeDepth, 0, 400, "6f6g", 2752, 17314, 400, " 6f6g 8a9a"},
+	{"endgame", ModeDepth, 0, 400, "6f6g", 2752, 22411, 400, " 6f6g 8a9a"},
 }
 
 // TestOneThreadIdentical checks that a search with Threads = 1 is the
@@ -123,5 +125,46 @@ func TestUSIThreads(t *testing.T) {
 		t.Errorf("bestmove %s: %v", m, err)
 	} else if ok, why := pos.IsLegal(mv); !ok {
 		t.Errorf("bestmove %s is illegal: %v", m, why)
+	}
+}
+
+// TestHelperSettings: a helper thread searches with the main searcher's
+// settings (mode, quiescence, interior mate tests, threat stacks, depth
+// mode's full width), not with a zero value's: a helper with
+// dfpnBudget 0 would run df-pn at every node.
+func TestHelperSettings(t *testing.T) {
+	s := newTestSearcher()
+	s.Threads = 2
+	s.Mode = ModeDepth
+	s.FullWidth = true
+	s.QEscapePlies, s.QLosingPlies = 3, 2
+	s.NodeMatePlies, s.dfpnBudget, s.threeBudget = 1, 900, 700
+	s.NodeMateNodes = 77
+	s.Threats = DefaultThreatOptions(ThreatQSearch)
+	pos, err := kifu.ParseSFEN(benchPositions[0].sfen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Search(pos, Limits{Nodes: 5000}, nil)
+	s.Wait()
+	if len(s.smp.helpers) == 0 {
+		t.Fatal("no helper thread")
+	}
+	h := s.smp.helpers[0]
+	type settings struct {
+		mode                    Mode
+		fullWidth               bool
+		q                       qopts
+		plies, dfpn, three      int
+		nodeMate                uint64
+		threats                 ThreatOptions
+		noNull, noExt, noThreat bool
+	}
+	get := func(x *Searcher) settings {
+		return settings{x.Mode, x.FullWidth, x.qopts, x.NodeMatePlies, x.dfpnBudget, x.threeBudget, x.NodeMateNodes,
+			x.Threats, x.noNull, x.noExtensions, x.noThreat}
+	}
+	if got, want := get(h), get(s); got != want {
+		t.Errorf("helper settings %+v, main %+v", got, want)
 	}
 }

@@ -275,6 +275,9 @@ func (u *usi) prepare(clear bool) *Searcher {
 	s.Wait() // the helper threads of the last search (Threads) are done with the table
 	s.RootMateNodes = uint64(u.opts.int("RootMateNodes"))
 	s.NodeMateNodes = uint64(u.opts.int("NodeMateNodes"))
+	s.NodeMatePlies = u.opts.int("NodeMatePlies")
+	s.FullWidth = u.opts.bool("DepthFullWidth")
+	s.QEscapePlies, s.QLosingPlies = u.opts.int("QEscapePlies"), u.opts.int("QLosingPlies")
 	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
 	if want != u.tablesFor {
 		held := s.TT.SizeMB() + s.Mate.SizeMB()
