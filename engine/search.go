@@ -128,6 +128,7 @@ type Searcher struct {
 	Coster Coster
 	Mode   Mode
 	CRA    CRAMode      // Candidate Relevance Analysis in the main search (engine/cra.go)
+	Eval   EvalKind     // the static evaluation (Eval option, engine/evallearned.go)
 	cra    *cra.Orderer // its analyzer, made on first use
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)

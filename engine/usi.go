@@ -360,6 +360,7 @@ func (u *usi) goCmd(args []string) {
 		s.Coster = u.cfg.ModelCoster
 	}
 	s.CRA = u.opts.craMode() // CRA option (engine/cra.go)
+	s.Eval = u.opts.evalKind()
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {

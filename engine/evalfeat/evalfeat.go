@@ -15,11 +15,12 @@
 //	hand      38    the k-th piece in hand of a type (pawns 1..18, lance..gold 1..4, bishop and rook 1..2)
 //	kp-own    13×153 a piece by type × its square relative to its own king (file distance 0..8 × rank offset -8..8)
 //	kp-enemy  13×153 the same relative to the enemy king
+//	rank      13×9  a piece by type × its rank (from its side's point of view)
 //	king      45    the king's square (files mirrored: 5 × 9 ranks)
-//	safety    16+9+63+1 enemy attacks on the king's zone beyond its defenders (0..15),
+//	safety    16+9+117+1 enemy attacks on the king's zone beyond its defenders (0..15),
 //	                the zone squares attacked at all (0..8), enemy non-pawn pieces
-//	                in hand (0..6) × empty zone squares (0..8), no own piece in front of the king
-//	mobility  5×20  squares attacked by a lance, bishop, rook, horse, dragon (0..19)
+//	                in hand (0..12) × empty zone squares (0..8), no own piece in front of the king
+//	mobility  5×21  squares attacked by a lance, bishop, rook, horse, dragon (0..20)
 package evalfeat
 
 import (
@@ -39,6 +40,10 @@ type Feature struct {
 	N  int16
 }
 
+// Unit is the fixed point of the weights the engine compiles in: a
+// weight of Unit is one centipawn.
+const Unit = 32
+
 // MaxActive bounds the number of features Append appends for one
 // position (a feature may appear more than once).
 const MaxActive = 320
@@ -51,8 +56,8 @@ const (
 	kingSquares = 5 * 9
 	attackNB    = 16
 	attackedNB  = 9
-	handDropNB  = 7 * 9
-	mobilityNB  = 20
+	handDropNB  = 13 * 9
+	mobilityNB  = 21
 	mobileKinds = 5
 )
 
@@ -63,7 +68,8 @@ const (
 	offHand      = offMaterial + int(kifu.PieceTypeNB)
 	offKPOwn     = offHand + handSlots
 	offKPEnemy   = offKPOwn + kpKinds*relSquares
-	offKing      = offKPEnemy + kpKinds*relSquares
+	offRank      = offKPEnemy + kpKinds*relSquares
+	offKing      = offRank + kpKinds*9
 	offAttack    = offKing + kingSquares
 	offAttacked  = offAttack + attackNB
 	offHandDrop  = offAttacked + attackedNB
@@ -144,6 +150,7 @@ func Append(p *kifu.Position, buf []Feature) []Feature {
 			if vek != kifu.NoSquare {
 				buf = append(buf, Feature{uint16(offKPEnemy + k*relSquares + rel(vs, vek)), n})
 			}
+			buf = append(buf, Feature{uint16(offRank + k*9 + vs.Rank() - 1), n})
 			if m := mobileKind[pt]; m >= 0 {
 				a := min(kifu.Attacks(pc, s, occ).Count(), mobilityNB-1)
 				buf = append(buf, Feature{uint16(offMobility + int(m)*mobilityNB + a), n})
@@ -192,13 +199,67 @@ func appendSafety(p *kifu.Position, c kifu.Color, ksq kifu.Square, n int16, buf 
 	eh := p.Hand(them)
 	if k := eh.Total() - eh.Count(kifu.Pawn); k > 0 {
 		empty := zone.AndNot(occ).Count()
-		buf = append(buf, Feature{uint16(offHandDrop + min(k, 6)*9 + empty), n})
+		buf = append(buf, Feature{uint16(offHandDrop + min(k, 12)*9 + empty), n})
 	}
 	front := kifu.PawnAttacks(c, ksq)
 	if front.Any() && p.Pieces(c).And(front).IsEmpty() {
 		buf = append(buf, Feature{uint16(offOpenFront), n})
 	}
 	return buf
+}
+
+// The IDs of the features, for a prior set by hand (engine.HandPrior).
+
+// TempoID is the ID of the side to move's feature.
+func TempoID() int { return offTempo }
+
+// MaterialID is the ID of a piece of type pt on the board.
+func MaterialID(pt kifu.PieceType) int { return offMaterial + int(pt) }
+
+// HandID is the ID of the i-th (from 0) piece of type pt in hand; -1 past
+// the slots of pt.
+func HandID(pt kifu.PieceType, i int) int {
+	if i >= handMax[pt] {
+		return -1
+	}
+	return offHand + handBase[pt] + i
+}
+
+// KPIDs are the IDs of a piece of type pt (not the king) at file distance
+// df (0..8) and rank offset dr (-8..8, its rank minus the king's, from its
+// side's point of view) from its own king and from the enemy king.
+func KPIDs(pt kifu.PieceType, df, dr int) (own, enemy int) {
+	k := int(kpKind[pt])
+	r := df*17 + dr + 8
+	return offKPOwn + k*relSquares + r, offKPEnemy + k*relSquares + r
+}
+
+// RankID is the ID of a piece of type pt (not the king) on rank r (1..9,
+// from its side's point of view).
+func RankID(pt kifu.PieceType, r int) int { return offRank + int(kpKind[pt])*9 + r - 1 }
+
+// ExcessAttackID is the ID of e (0..15) enemy attacks on the king's zone
+// beyond its defenders, AttackedID of a attacked zone squares (0..8).
+func ExcessAttackID(e int) int { return offAttack + e }
+
+// AttackedID is the ID of a (0..8) zone squares attacked by the enemy.
+func AttackedID(a int) int { return offAttacked + a }
+
+// HandDropID is the ID of n (1..12) enemy non-pawn pieces in hand with e
+// (0..8) empty squares in the king's zone.
+func HandDropID(n, e int) int { return offHandDrop + n*9 + e }
+
+// OpenFrontID is the ID of no own piece in front of the king.
+func OpenFrontID() int { return offOpenFront }
+
+// MobilityID is the ID of a slider of type pt (lance, bishop, rook, horse,
+// dragon) attacking a (0..20) squares; -1 for the other types.
+func MobilityID(pt kifu.PieceType, a int) int {
+	m := int(mobileKind[pt])
+	if m < 0 {
+		return -1
+	}
+	return offMobility + m*mobilityNB + a
 }
 
 // Name returns a readable name of feature id, e.g. "kp-own/silver/df1/dr-1".
@@ -229,9 +290,12 @@ func Name(id int) string {
 	case id < offKPEnemy:
 		i := id - offKPOwn
 		return "kp-own/" + pieceName(i/relSquares) + "/" + relName(i%relSquares)
-	case id < offKing:
+	case id < offRank:
 		i := id - offKPEnemy
 		return "kp-enemy/" + pieceName(i/relSquares) + "/" + relName(i%relSquares)
+	case id < offKing:
+		i := id - offRank
+		return fmt.Sprintf("rank/%s/%d", pieceName(i/9), i%9+1)
 	case id < offAttack:
 		i := id - offKing
 		return fmt.Sprintf("king/file%d/rank%d", i/9+1, i%9+1)
