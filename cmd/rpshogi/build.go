@@ -195,12 +195,13 @@ func buildTools() (goBin, root string, err error) {
 const (
 	tablesTableFile = "probabilities_gen.go"
 	tablesModelFile = "model_gen.go"
+	tablesEvalFile  = "eval_gen.go"
 )
 
 // buildEngine compiles cmd/rpshogi-engine into out, with table as
 // tables/probabilities_gen.go and model as tables/model_gen.go when they
 // are not nil.
-func buildEngine(ctx context.Context, table, model []byte, out string) error {
+func buildEngine(ctx context.Context, table, model []byte, out string, eval ...[]byte) error {
 	goBin, root, err := buildTools()
 	if err != nil {
 		return err
@@ -216,6 +217,9 @@ func buildEngine(ctx context.Context, table, model []byte, out string) error {
 	}
 	if model != nil {
 		files[tablesModelFile] = model
+	}
+	if len(eval) > 0 && eval[0] != nil {
+		files[tablesEvalFile] = eval[0] // the learned evaluation (cmd/rpshogi/evalfit.go)
 	}
 	if len(files) > 0 {
 		tmp, err := os.MkdirTemp("", "rpshogi-build-*")
