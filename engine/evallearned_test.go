@@ -113,3 +113,27 @@ func TestUSIEvalOption(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkEvaluate compares the cost of the two evaluations per
+// position (ns/op), in the same run, on the positions of real
+// professional games.
+func BenchmarkEvaluate(b *testing.B) {
+	var ps []*kifu.Position
+	for _, g := range kifutest.Games(b, "pro") {
+		kifutest.Positions(b, g.Record, func(pos *kifu.Position, _ kifu.Move) {
+			if len(ps) < 4000 {
+				ps = append(ps, pos.Clone())
+			}
+		})
+	}
+	for _, k := range []EvalKind{EvalHand, EvalLearned} {
+		b.Run(k.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			var sink Value
+			for i := 0; b.Loop(); i++ {
+				sink += k.Evaluate(ps[i%len(ps)])
+			}
+			_ = sink
+		})
+	}
+}

@@ -75,8 +75,11 @@ archives; the bundled self-play collection when no PATH is given):
   3. model fit: the learned move model (as "rpshogi model fit" with its
      defaults) on every game of the database, its weights into the
      database (table model_weights) and as Go source, DIR/model_gen.go;
+     then the learned evaluation (as "rpshogi evalfit" with its defaults)
+     on the games with a result, into the database (eval_weights) and
+     DIR/eval_gen.go;
   4. build-engine: the USI engine compiled with that table and that model
-     (USI option Probability=model), DIR/rpshogi-engine (needs the Go
+     (USI options Probability=model, Eval=learned), DIR/rpshogi-engine (needs the Go
      toolchain and the source tree: checked before step 1; --no-engine
      stops after step 3).
 
