@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/evalfit"
 	"github.com/rpshogi/rpshogi/train/movemodel"
@@ -106,11 +105,7 @@ func runEvalFit(ctx context.Context, opts *evalFitOptions) error {
 		if err != nil {
 			return err
 		}
-		ds, res := r.Data, r.Result
-		fmt.Fprintf(w, "games %d (%d without a result, %d weighed 0), quiet positions %d (%d left out), features %d\n",
-			ds.Games, ds.NoResult, ds.Skipped, ds.Positions, ds.Unquiet, evalfeat.NumFeatures())
-		fmt.Fprintf(w, "fitted in %d iterations: training loss %.5f (hand-set %.5f at K = %.1f), objective %.5f; %s into %s (%.1fs)\n",
-			res.Iterations, res.Loss, res.HandLoss, res.Scale, res.Objective, r.Model.Digest, opts.DB, time.Since(start).Seconds())
+		r.WriteText(w, opts.DB, time.Since(start))
 	}
 	md, exclude, err := evalfit.ReadDB(ctx, opts.DB)
 	if err != nil {
@@ -146,9 +141,6 @@ func runEvalFit(ctx context.Context, opts *evalFitOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(ho)
 	}
-	fmt.Fprintf(w, "held out: %d games (%d without a result, %d left out as trained on), %d quiet positions, K = %.1f\n",
-		ho.Games, ho.NoResult, ho.Excluded, ho.Positions, ho.Scale)
-	fmt.Fprintf(w, "%-9s %9s %9s\n%-9s %9.5f %9.4f\n%-9s %9.5f %9.4f\n%-9s %9.5f %9.4f\n", "eval", "loss", "agreement",
-		"learned", ho.Learned.Loss, ho.Learned.Agreement, "hand", ho.Hand.Loss, ho.Hand.Agreement, "constant", ho.Constant.Loss, ho.Constant.Agreement)
+	ho.WriteText(w)
 	return nil
 }

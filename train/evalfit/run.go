@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"time"
 
+	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/train"
 )
 
@@ -68,4 +71,27 @@ func ReadDB(ctx context.Context, path string) (*Model, func(string) bool, error)
 		return nil, nil, err
 	}
 	return md, ex, nil
+}
+
+// WriteText prints a summary of the fit into the database at path, which
+// took d.
+func (r *Run) WriteText(w io.Writer, path string, d time.Duration) {
+	ds, res := r.Data, r.Result
+	fmt.Fprintf(w, "games %d (%d without a result, %d weighed 0), quiet positions %d (%d left out), features %d\n",
+		ds.Games, ds.NoResult, ds.Skipped, ds.Positions, ds.Unquiet, evalfeat.NumFeatures())
+	fmt.Fprintf(w, "fitted in %d iterations: training loss %.5f (hand-set %.5f at K = %.1f), objective %.5f; %s into %s (%.1fs)\n",
+		res.Iterations, res.Loss, res.HandLoss, res.Scale, res.Objective, r.Model.Digest, path, d.Seconds())
+}
+
+// WriteText prints the held-out scores as a table.
+func (ho *HeldOut) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "held out: %d games (%d without a result, %d left out as trained on), %d quiet positions, K = %.1f\n",
+		ho.Games, ho.NoResult, ho.Excluded, ho.Positions, ho.Scale)
+	fmt.Fprintf(w, "%-9s %9s %9s\n", "eval", "loss", "agreement")
+	for _, r := range []struct {
+		name string
+		s    Scores
+	}{{"learned", ho.Learned}, {"hand", ho.Hand}, {"constant", ho.Constant}} {
+		fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", r.name, r.s.Loss, r.s.Agreement)
+	}
 }
