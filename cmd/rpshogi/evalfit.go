@@ -33,7 +33,7 @@ type evalFitOptions struct {
 // The defaults of evalfit (and of the pipeline's evaluation step).
 const (
 	defaultEvalIterations = 100
-	defaultEvalL2         = 0.05
+	defaultEvalL2         = 0.3
 )
 
 func newEvalFitCmd(ios *iostreams) *cobra.Command {
