@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -99,10 +100,18 @@ func TestEvalKindCache(t *testing.T) {
 func TestUSIEvalOption(t *testing.T) {
 	p := startLoop(t, Config{Name: "test-engine"})
 	p.send("usi")
-	p.expect("option name Eval type combo default hand var hand var learned", time.Second)
+	p.expect("option name Eval type combo default learned var hand var learned", time.Second)
 	p.expect("usiok", time.Second)
 	p.send("setoption name Eval value nonsense")
 	p.expect("info string option Eval", time.Second)
+	// "eval" prints the evaluation the option chooses.
+	pos := kifutest.MustSFEN(t, "ln1g3nl/1r1s1kg2/p1pppp1pp/6p2/1p5P1/2P6/PPSPPPP1P/2G4R1/LN2KGSNL b Bb 1")
+	for _, k := range []EvalKind{EvalHand, EvalLearned} {
+		p.send("setoption name Eval value "+k.String(), "position sfen "+pos.SFEN(), "eval")
+		if got, want := p.expect("info string eval", time.Second), fmt.Sprintf("info string eval %d", k.Evaluate(pos)); got != want {
+			t.Errorf("Eval=%v: %q, want %q", k, got, want)
+		}
+	}
 	position := "position startpos moves 7g7f 3c3d 2g2f"
 	p.send("setoption name Eval value learned", "isready")
 	p.expect("readyok", 5*time.Second)

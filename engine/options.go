@@ -60,7 +60,7 @@ func newOptions() *options {
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)
 			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
-		{name: "Eval", kind: "combo", def: "hand", vars: []string{"hand", "learned"}, // Eval option (engine/evallearned.go)
+		{name: "Eval", kind: "combo", def: "learned", vars: []string{"hand", "learned"}, // Eval option (engine/evallearned.go)
 			help: "static evaluation: hand-set (material, placement, king safety) or learned from the results of real games"},
 	}}
 	for _, x := range o.list {

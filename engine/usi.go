@@ -230,7 +230,7 @@ func (u *usi) handle(line string) (quit bool) {
 			u.out.println("info string no position: %v", u.posErr)
 			break
 		}
-		u.out.println("info string eval %d", Evaluate(u.pos))
+		u.out.println("info string eval %d", u.opts.evalKind().Evaluate(u.pos))
 	default:
 		u.out.println("info string unknown command %q", clip(f[0], 40))
 	}
