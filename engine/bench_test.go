@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"time"
+
 	"testing"
 
 	"github.com/rpshogi/rpshogi/kifu"
@@ -20,28 +23,92 @@ var benchPositions = []struct{ name, sfen string }{
 // threshold 2^-7 and 6 plies, which take a comparable time.
 var benchBudgets = [...]int{ModeRealization: 700, ModeDepth: 600}
 
+// benchVariants are the searches BenchmarkSearch compares: each mode,
+// and the realization mode pricing every move of a node before searching
+// any (eager, the search before lazy pricing, engine/movepick.go).
+var benchVariants = []struct {
+	name  string
+	mode  Mode
+	eager bool
+}{
+	{"realization", ModeRealization, false},
+	{"realization-eager", ModeRealization, true},
+	{"depth", ModeDepth, false},
+}
+
 // BenchmarkSearch searches each position from an empty table up to a
-// fixed iteration in each mode and reports the search speed (nodes/s by
-// the wall clock, and nodes/cpu-s by the process's CPU time, which other
-// jobs on a shared machine disturb less) and the nodes per search. The
-// best move must be legal.
+// fixed iteration in each variant and reports the search speed (nodes/s
+// by the wall clock, and nodes/cpu-s by the process's CPU time, which
+// other jobs on a shared machine disturb less) and the nodes per search;
+// ns/op is the time to reach the iteration. The best move must be legal.
+// The searches run one thread, without the interior mate searches when
+// the name says nomate (their cost is the mate search's, not the
+// node's).
 func BenchmarkSearch(b *testing.B) {
-	for _, mode := range []Mode{ModeRealization, ModeDepth} {
+	for _, v := range benchVariants {
+		for _, mate := range []bool{true, false} {
+			for _, bp := range benchPositions {
+				name := v.name + "/" + bp.name
+				if !mate {
+					name = v.name + "/nomate/" + bp.name
+				}
+				b.Run(name, func(b *testing.B) {
+					benchSearch(b, bp.sfen, v.mode, v.eager, mate)
+				})
+			}
+		}
+	}
+}
+
+func benchSearch(b *testing.B, sfen string, mode Mode, eager, mate bool) {
+	pos, err := kifu.ParseSFEN(sfen)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := newTestSearcher()
+	s.Mode = mode
+	s.eagerCosts = eager
+	if !mate {
+		s.RootMateNodes, s.NodeMateNodes = 0, 0
+	}
+	b.ReportAllocs()
+	var nodes uint64
+	cpu0, cpuOK := processCPU()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.NewGame()
+		res := s.Search(pos, Limits{MaxBudget: benchBudgets[mode]}, nil)
+		if ok, why := pos.IsLegal(res.Move); !ok {
+			b.Fatalf("best move %s is illegal: %v", res.Move, why)
+		}
+		nodes += res.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {
+		b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+// BenchmarkSearchThreads searches each position for 500 ms from an empty
+// table with 1 and with 2 threads (lazy SMP) and reports the nodes of all
+// threads per second of the wall clock and per CPU second.
+func BenchmarkSearchThreads(b *testing.B) {
+	for _, threads := range []int{1, 2} {
 		for _, bp := range benchPositions {
-			b.Run(mode.String()+"/"+bp.name, func(b *testing.B) {
+			b.Run(fmt.Sprintf("threads=%d/%s", threads, bp.name), func(b *testing.B) {
 				pos, err := kifu.ParseSFEN(bp.sfen)
 				if err != nil {
 					b.Fatal(err)
 				}
 				s := newTestSearcher()
-				s.Mode = mode
-				b.ReportAllocs()
+				s.Threads = threads
 				var nodes uint64
 				cpu0, cpuOK := processCPU()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					s.NewGame()
-					res := s.Search(pos, Limits{MaxBudget: benchBudgets[mode]}, nil)
+					res := s.Search(pos, Limits{Soft: 500 * time.Millisecond, Hard: 500 * time.Millisecond}, nil)
 					if ok, why := pos.IsLegal(res.Move); !ok {
 						b.Fatalf("best move %s is illegal: %v", res.Move, why)
 					}
@@ -51,7 +118,6 @@ func BenchmarkSearch(b *testing.B) {
 				if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {
 					b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
 				}
-				b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 			})
 		}
 	}

@@ -9,7 +9,8 @@
 // move categories' n_p/n_c of the generated table, package tables), a
 // node's budget shrinks by the cost of each move on the way to it, and a
 // node whose realization probability falls below the threshold is a leaf.
-// Iterative deepening divides the threshold by 4 per iteration; a move of
+// Iterative deepening divides the threshold by 4 per iteration (by 2 under
+// a clock when the larger step is not expected to end in time); a move of
 // probability below 1/2 that beats the best value at its own cost is
 // searched again at probability 1/2. Transposition table (TT), killers,
 // history, internal iterative deepening and mate-distance pruning are the
@@ -33,7 +34,11 @@
 // # Time and control
 //
 // PlanTime turns a USI clock (main time, byoyomi, increment, movetime)
-// into a soft limit (no new iteration) and a hard one (stop at once). A
+// into a soft limit (no new iteration) and a hard one (stop at once); at
+// byoyomi both are the byoyomi less MoveOverhead, and the iteration the
+// hard limit cuts still gives its best move so far (reported with a
+// lowerbound score). An iteration not expected to end before the hard
+// limit is not started when the time saved is kept (main time). A
 // search runs under a Control (NewControl, SearchWith): another goroutine
 // stops it or turns a ponder search into a timed one, at any time after
 // NewControl; the mate searches and "go perft" stop through the same
@@ -56,7 +61,8 @@
 //	RootMateNodes  nodes of the root's mate search, 0 for none (100000)
 //	NodeMateNodes  nodes of each interior mate search, 0 for none (64)
 //	CRA            off | order | filter
-//	MoveOverhead   milliseconds kept in reserve per move (50)
+//	MoveOverhead   milliseconds kept in reserve per move (30)
+//	Threads        search threads, lazy SMP sharing the table (1)
 //
 // The hash tables are made at isready, within the memory the machine has.
 //

@@ -111,17 +111,16 @@ func TestUSIGoMate(t *testing.T) {
 }
 
 var (
-	mateMatch        = flag.Int("mate.match", 0, "game pairs of TestMateMatch (0: skip)")
-	mateMatchByoyomi = flag.Duration("mate.match.byoyomi", 100*time.Millisecond, "byoyomi per move in TestMateMatch")
-	mateMatchA       = flag.String("mate.match.a", "all", "engine A of TestMateMatch: "+matchConfigs)
-	mateMatchB       = flag.String("mate.match.b", "off", "engine B of TestMateMatch: "+matchConfigs)
+	mateMatchByoyomi = flag.Duration("mate.match.byoyomi", 100*time.Millisecond, "byoyomi per move in BenchmarkMateMatch")
+	mateMatchA       = flag.String("mate.match.a", "all", "engine A of BenchmarkMateMatch: "+matchConfigs)
+	mateMatchB       = flag.String("mate.match.b", "off", "engine B of BenchmarkMateMatch: "+matchConfigs)
 )
 
 const matchConfigs = "all (the defaults), root (the root's mate search only), nothreat (no threat extension), off (no mate search)"
 
 // matchSearcher returns a searcher with the mate searches of a named
 // configuration (see matchConfigs).
-func matchSearcher(t *testing.T, name string) *Searcher {
+func matchSearcher(tb testing.TB, name string) *Searcher {
 	s := newTestSearcher()
 	switch name {
 	case "all":
@@ -132,76 +131,91 @@ func matchSearcher(t *testing.T, name string) *Searcher {
 	case "off":
 		s.RootMateNodes, s.NodeMateNodes = 0, 0
 	default:
-		t.Fatalf("unknown configuration %q: %s", name, matchConfigs)
+		tb.Fatalf("unknown configuration %q: %s", name, matchConfigs)
 	}
 	return s
 }
 
-// TestMateMatch plays engine A against engine B (-mate.match.a, -b: two
-// configurations of the mate searches) from real-game openings, each
-// opening twice with colours swapped, under a byoyomi, and reports A's
-// score. It is an experiment, skipped unless -mate.match is given.
-func TestMateMatch(t *testing.T) {
-	if *mateMatch == 0 {
-		t.Skip("an experiment: run with -mate.match N")
-	}
-	openings := selfplayOpenings(t, *mateMatch)
-	var wins, losses, draws int
-	for gi, start := range openings {
-		for swap := 0; swap < 2; swap++ {
-			players := [2]*Searcher{matchSearcher(t, *mateMatchA), matchSearcher(t, *mateMatchB)}
-			aColor := kifu.Color(swap)
-			pos := start.Clone()
-			result := 0 // +1: A won
-			end := ""
-			for ply := 0; end == ""; ply++ {
-				if ply >= 256 {
-					end = "256 plies"
-					break
-				}
-				switch r := pos.Sennichite(); r {
-				case kifu.RepetitionDraw:
-					end = "repetition"
-				case kifu.RepetitionWin, kifu.RepetitionLoss:
-					// Win: the side to move wins (the other gave every check).
-					end = "perpetual check"
-					result = -1
-					if (r == kifu.RepetitionWin) == (pos.SideToMove() == aColor) {
-						result = 1
-					}
-				}
-				if end != "" {
-					break
-				}
-				us := pos.SideToMove()
-				s := players[0]
-				if us != aColor {
-					s = players[1]
-				}
-				soft, hard := PlanTime(Clock{Byoyomi: *mateMatchByoyomi}, us, pos.MoveNumber(), defaultOverhead)
-				res := s.Search(pos, Limits{Soft: soft, Hard: hard}, nil)
-				switch {
-				case res.Win:
-					end = "declaration"
-					result = -1
-					if us == aColor {
-						result = 1
-					}
-				case res.Move == kifu.MoveNone || res.Score <= -MateInMaxPly:
-					end = "resign/mate"
-					result = 1
-					if us == aColor {
-						result = -1
-					}
-				}
-				if end != "" {
-					break
-				}
-				if ok, why := pos.IsLegal(res.Move); !ok {
-					t.Fatalf("game %d: illegal move %s in %s: %v", gi, res.Move.USI(), pos.SFEN(), why)
-				}
-				pos.DoMove(res.Move)
+// playGame plays a against b from start, a with the colour aColor, each
+// move searched with the limits lim gives for the position, until an
+// ending: resignation or mate (a side with no move, or one that sees
+// itself mated, if resign), declaration, repetition or 256 plies. It
+// returns +1 if a
+// won, -1 if it lost, 0 for a draw, the ending and the plies played. An
+// illegal move fails tb.
+func playGame(tb testing.TB, a, b *Searcher, start *kifu.Position, aColor kifu.Color, lim func(*kifu.Position) Limits, resign bool) (result int, end string, plies int) {
+	pos := start.Clone()
+	for ; ; plies++ {
+		if plies >= 256 {
+			return 0, "256 plies", plies
+		}
+		switch r := pos.Sennichite(); r {
+		case kifu.RepetitionDraw:
+			return 0, "repetition", plies
+		case kifu.RepetitionWin, kifu.RepetitionLoss:
+			// Win: the side to move wins (the other gave every check).
+			if (r == kifu.RepetitionWin) == (pos.SideToMove() == aColor) {
+				return 1, "perpetual check", plies
 			}
+			return -1, "perpetual check", plies
+		}
+		us := pos.SideToMove()
+		s, sign := a, 1
+		if us != aColor {
+			s, sign = b, -1
+		}
+		res := s.Search(pos, lim(pos), nil)
+		switch {
+		case res.Win:
+			return sign, "declaration", plies
+		case res.Move == kifu.MoveNone:
+			return -sign, "mate", plies
+		case resign && res.Score <= -MateInMaxPly:
+			return -sign, "resign", plies
+		}
+		if ok, why := pos.IsLegal(res.Move); !ok {
+			tb.Fatalf("illegal move %s in %s: %v", res.Move.USI(), pos.SFEN(), why)
+		}
+		pos.DoMove(res.Move)
+	}
+}
+
+// TestMateGameConverts plays out the mate in 13 of a real game's ending
+// (mateIn13SFEN) with the game loop of BenchmarkMateMatch, resignation
+// off, the engine with its mate searches on both sides, at a fixed node
+// budget (deterministic): every move must be legal and the attacker must
+// deliver the mate, the defender left without a legal move, within the
+// 13 plies of the mate. (The engine without mate searches also mates
+// here, in 11 plies: this checks the conversion and the loop, not which
+// configuration is stronger; BenchmarkMateMatch measures that.)
+func TestMateGameConverts(t *testing.T) {
+	start := kifutest.MustSFEN(t, mateIn13SFEN)
+	lim := func(*kifu.Position) Limits { return Limits{MaxBudget: 4 * HalfCost} }
+	result, end, plies := playGame(t, matchSearcher(t, "all"), matchSearcher(t, "all"), start, start.SideToMove(), lim, false)
+	if result != 1 || end != "mate" || plies > 13 {
+		t.Errorf("result %+d (%s) after %d plies; want the attacker to mate within 13 plies", result, end, plies)
+	}
+}
+
+// BenchmarkMateMatch plays engine A against engine B (-mate.match.a, -b:
+// two configurations of the mate searches) from real-game openings, one
+// opening per iteration played twice with colours swapped, under a
+// byoyomi (-mate.match.byoyomi), and reports A's score (wins + draws/2
+// over games) as the metric "score". It is an experiment: for docs/mate.md,
+//
+//	go test ./engine -run XXX -bench MateMatch -benchtime 16x -mate.match.a all -mate.match.b off
+func BenchmarkMateMatch(b *testing.B) {
+	openings := selfplayOpenings(b, b.N)
+	var wins, losses, draws int
+	lim := func(pos *kifu.Position) Limits {
+		soft, hard := PlanTime(Clock{Byoyomi: *mateMatchByoyomi}, pos.SideToMove(), pos.MoveNumber(), defaultOverhead)
+		return Limits{Soft: soft, Hard: hard}
+	}
+	b.ResetTimer()
+	for gi, start := range openings {
+		for swap := range 2 {
+			aColor := kifu.Color(swap)
+			result, end, plies := playGame(b, matchSearcher(b, *mateMatchA), matchSearcher(b, *mateMatchB), start, aColor, lim, true)
 			switch result {
 			case 1:
 				wins++
@@ -210,10 +224,11 @@ func TestMateMatch(t *testing.T) {
 			default:
 				draws++
 			}
-			t.Logf("opening %d, A %v: %+d (%s, %d plies)", gi, aColor, result, end, pos.Ply())
+			b.Logf("opening %d, A %v: %+d (%s, %d plies)", gi, aColor, result, end, start.Ply()+plies)
 		}
 	}
-	t.Logf("%s vs %s: +%d -%d =%d (byoyomi %v)", *mateMatchA, *mateMatchB, wins, losses, draws, *mateMatchByoyomi)
+	b.Logf("%s vs %s: +%d -%d =%d (byoyomi %v)", *mateMatchA, *mateMatchB, wins, losses, draws, *mateMatchByoyomi)
+	b.ReportMetric((float64(wins)+float64(draws)/2)/float64(max(wins+losses+draws, 1)), "score")
 }
 
 // threatPositions are positions of real games where the opponent of the

@@ -21,25 +21,27 @@ func (s *Searcher) orderMoves(f *frame, moves []kifu.Move, costs []int32, ttMove
 		return
 	}
 	for i, m := range moves {
-		var sc int32
-		switch {
-		case m == ttMove:
-			sc = orderTT
-		default:
-			sc = (MaxCost - costs[i]) << 16
-			if m.IsCapture() {
-				sc += int32(boardValue[m.Captured().Type()])*8 - int32(boardValue[m.Piece().Type()])/16 + 1<<15
-			} else if m == f.killer[0] || m == f.killer[1] {
-				sc += orderKiller
-			} else {
-				sc += min(s.history[m.Piece()][m.To()], orderKiller-1)
-			}
-			if m.IsPromotion() {
-				sc += 1 << 13
-			}
-		}
-		f.order[i] = sc
+		f.order[i] = s.orderKey(f, m, costs[i], ttMove)
 	}
+}
+
+// orderKey is the ordering score of move m of cost c (realization mode).
+func (s *Searcher) orderKey(f *frame, m kifu.Move, c int32, ttMove kifu.Move) int32 {
+	if m == ttMove {
+		return orderTT
+	}
+	sc := (MaxCost - c) << 16
+	if m.IsCapture() {
+		sc += int32(boardValue[m.Captured().Type()])*8 - int32(boardValue[m.Piece().Type()])/16 + 1<<15
+	} else if m == f.killer[0] || m == f.killer[1] {
+		sc += orderKiller
+	} else {
+		sc += min(s.history[m.Piece()][m.To()], orderKiller-1)
+	}
+	if m.IsPromotion() {
+		sc += 1 << 13
+	}
+	return sc
 }
 
 // Depth-mode order (every move costs one ply, so the costs say nothing):
@@ -100,4 +102,85 @@ func pickNext(f *frame, moves []kifu.Move, costs []int32, i int) (kifu.Move, int
 		f.order[i], f.order[best] = f.order[best], f.order[i]
 	}
 	return moves[i], costs[i]
+}
+
+// Lazy pricing. Classifying a move is most of what pricing it costs, and
+// most nodes of the realization search are cut off after one or two
+// moves, so a node prices its moves in stages, each only when the search
+// gets to it, and orders each stage as orderMoves would:
+//
+//   - stageTT: the table move alone;
+//   - stageTactical: the captures, the promotions and the killer moves;
+//   - stageAll: every other move.
+//
+// A move's cost is the Coster's (MoveCoster.MoveCost, the same as Costs),
+// so only the order of the moves differs from pricing them all at once:
+// a quiet move is never tried before a capture, a promotion or a killer,
+// whatever their costs. The root, depth mode, CRA, a Coster that is not a
+// MoveCoster and Searcher.eagerCosts price every move first.
+type pickStage uint8
+
+const (
+	stageTT pickStage = iota
+	stageTactical
+	stageAll
+)
+
+// lazyNode reports whether a node at ply prices its moves lazily.
+func (s *Searcher) lazyNode(ply int) bool {
+	if ply == 0 || s.eagerCosts || s.Mode != ModeRealization || s.CRA != CRAOff {
+		return false
+	}
+	_, ok := s.Coster.(MoveCoster)
+	return ok
+}
+
+// startPick prepares the lazy picking of moves (two or more, none priced)
+// at a node whose previous move is prev: it resets the node's classifier
+// and makes the table move, if it is among them, the first stage.
+func (s *Searcher) startPick(f *frame, moves []kifu.Move, ttMove, prev kifu.Move) {
+	f.cls.Reset(s.pos, prev)
+	f.stage, f.stageEnd = stageTT, 0
+	if ttMove == kifu.MoveNone {
+		return
+	}
+	for i, m := range moves {
+		if m == ttMove {
+			moves[0], moves[i] = moves[i], moves[0]
+			f.costs[0] = s.moveCost(f, m)
+			f.order[0] = orderTT
+			f.stageEnd = 1
+			return
+		}
+	}
+}
+
+// nextStage prices and orders the moves of the next stage that has any,
+// from moves[i:] (the moves not picked yet), and moves them to the front
+// of moves[i:]; f.stageEnd becomes the end of the moves priced.
+func (s *Searcher) nextStage(f *frame, moves []kifu.Move, ttMove kifu.Move, i int) {
+	for f.stageEnd == i && f.stage < stageAll {
+		f.stage++
+		end := len(moves)
+		if f.stage == stageTactical {
+			end = i
+			for j := i; j < len(moves); j++ {
+				if m := moves[j]; m.IsCapture() || m.IsPromotion() || m == f.killer[0] || m == f.killer[1] {
+					moves[end], moves[j] = m, moves[end]
+					end++
+				}
+			}
+		}
+		for j := i; j < end; j++ {
+			f.costs[j] = s.moveCost(f, moves[j])
+			f.order[j] = s.orderKey(f, moves[j], f.costs[j], ttMove)
+		}
+		f.stageEnd = end
+	}
+}
+
+// moveCost is the cost of a move of the node of f (lazy pricing), capped
+// as moveCosts caps it.
+func (s *Searcher) moveCost(f *frame, m kifu.Move) int32 {
+	return min(max(s.Coster.(MoveCoster).MoveCost(&f.cls, m), 0), MaxCost)
 }

@@ -10,7 +10,7 @@ import (
 // defaultOverhead is MoveOverhead's default: the time kept in reserve on
 // every move. On a busy two-core machine the search thread can be kept
 // off the CPU for a few tens of milliseconds, which the margin covers.
-const defaultOverhead = 50 * time.Millisecond
+const defaultOverhead = 30 * time.Millisecond
 
 // option is one USI option.
 type option struct {
@@ -60,6 +60,7 @@ func newOptions() *options {
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)
 			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
+		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, help: "search threads (lazy SMP, engine/smp.go; 1: deterministic)"},
 		{name: "Eval", kind: "combo", def: "learned", vars: []string{"hand", "learned"}, // Eval option (engine/evallearned.go)
 			help: "static evaluation: hand-set (material, placement, king safety) or learned from the results of real games"},
 	}}

@@ -31,6 +31,11 @@ func (t *TableCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Mov
 	}
 }
 
+// MoveCost implements MoveCoster: the cost Costs gives m.
+func (t *TableCoster) MoveCost(cls *categorize.Classifier, m kifu.Move) int32 {
+	return tables.MinCost(&t.table, cls.Classify(m))
+}
+
 // DefaultConfig is the engine compiled with the generated table of package
 // tables; its USI name carries the first hex digits of the table's corpus
 // digest.

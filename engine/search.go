@@ -34,6 +34,17 @@ type Coster interface {
 	Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32)
 }
 
+// MoveCoster is a Coster that can also price one move at a time, from a
+// classifier reset for the position (and the previous move) the move is
+// played in; MoveCost(cls, m) must equal what Costs gives m. The
+// realization search then prices only the moves it searches, in the
+// order it picks them (engine/movepick.go). A Coster whose costs depend
+// on every legal move at once (the model's softmax) cannot be one.
+type MoveCoster interface {
+	Coster
+	MoveCost(cls *categorize.Classifier, m kifu.Move) int32
+}
+
 // Mode is the node-expansion rule of the search.
 type Mode uint8
 
@@ -119,6 +130,11 @@ type frame struct {
 	pvLen  int
 	killer [2]kifu.Move
 	gain   [kifu.MaxMoves]int16 // SEE of each move (depth mode's ordering)
+	// Lazy pricing (movepick.go): the node's classifier, and the picking
+	// stage with the end of the moves it has priced and ordered.
+	cls      categorize.Classifier
+	stage    pickStage
+	stageEnd int
 }
 
 // Searcher searches one position at a time. It owns its transposition
@@ -146,7 +162,9 @@ type Searcher struct {
 	stack    [MaxPly + 2]frame
 	history  [kifu.PieceNB][kifu.SquareNB]int32
 	rootPrev kifu.Move
-	// the best fully searched root move of the current iteration
+	// the best fully searched root move of the current iteration, and
+	// the best move of the last finished one (searched first)
+	rootBest  kifu.Move
 	iterMove  kifu.Move
 	iterValue Value
 	// per root move statistics: of the iteration in progress, and of the
@@ -167,6 +185,18 @@ type Searcher struct {
 	// extensions off (for tests and tuning).
 	nullTries, nullCuts  uint64
 	noNull, noExtensions bool
+	// Threads is the number of threads of a search (lazy SMP, smp.go):
+	// 1 (or less) searches alone, as the search always did.
+	Threads int
+	smp     smpState
+	// helper marks a helper thread's searcher; budgetOffset shifts its
+	// iterations' root budgets.
+	helper       bool
+	budgetOffset int
+	pubNodes     atomic.Uint64 // a helper's nodes, published every pollEvery
+	// eagerCosts prices every move of a node before searching any, as
+	// the search did before lazy pricing (benchmarks compare the two).
+	eagerCosts bool
 }
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
@@ -247,10 +277,14 @@ func (s *Searcher) Stop() {
 // NewGame clears what the searcher learned (table, history). A table no
 // search has used is empty already, and is left alone.
 func (s *Searcher) NewGame() {
+	s.Wait()
 	if s.TT.Used() {
 		s.TT.Clear()
 	}
 	s.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+	for _, h := range s.smp.helpers {
+		h.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+	}
 }
 
 // Search searches pos (which it uses and restores) within limits, whose
@@ -277,7 +311,10 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	s.start = ctl.start
 	s.nodes, s.mateStats = 0, MateStats{}
 	s.aborted = false
-	s.TT.NewSearch()
+	if !s.helper {
+		s.Wait()         // the last search's helpers are done with the table
+		s.TT.NewSearch() // helpers share the main thread's table and generation
+	}
 	s.rootPrev = pos.LastMove()
 	for i := range s.stack {
 		s.stack[i].killer = [2]kifu.Move{}
@@ -304,20 +341,30 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	}
 	s.reSearches = 0
 	s.nullTries, s.nullCuts = 0, 0
-	for budget := HalfCost; budget <= maxBudget; budget += s.step() {
+	s.rootBest = kifu.MoveNone
+	var sched iterSchedule
+	s.startHelpers(pos, maxBudget)
+	for budget := HalfCost + s.budgetOffset; budget <= maxBudget; {
 		s.seldepth = 0
 		s.iterBudget = budget
 		s.iterMove = kifu.MoveNone
 		s.iterStats = s.iterStats[:0]
+		sched.begin(s.nodes)
 		v := s.search(0, budget, -InfiniteValue, InfiniteValue, true)
 		if s.aborted {
-			// The table move (the previous best) is searched first, so a
-			// different best move of the unfinished iteration beat it.
+			// The previous iteration's best move is searched first (see
+			// rootBest), so a best move of the unfinished iteration is
+			// that move with a deeper score, or a move that beat it.
 			switch {
 			case res.Budget > 0:
-				if s.iterMove != kifu.MoveNone && s.iterMove != res.Move {
+				if s.iterMove != kifu.MoveNone {
 					res.Move, res.Score = s.iterMove, s.iterValue
 					res.PV = append(res.PV[:0], root.pv[:root.pvLen]...)
+					if info != nil {
+						i := s.info(budget, res.Score, res.PV)
+						i.Bound = BoundLower // the moves not searched may be better
+						info(i)
+					}
 				}
 			case s.iterMove != kifu.MoveNone && s.iterValue > -MateInMaxPly:
 				// The first iteration was cut short: its best move so far
@@ -337,6 +384,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		if len(res.PV) > 0 {
 			res.Move = res.PV[0]
 		}
+		s.rootBest = res.Move
 		if info != nil {
 			info(s.info(budget, v, res.PV))
 		}
@@ -346,7 +394,13 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		if s.pastSoft() {
 			break
 		}
+		step, ok := s.nextStep(&sched, budget)
+		if !ok {
+			break
+		}
+		budget += step
 	}
+	res.Nodes = s.stopHelpers()
 	if len(res.PV) > 1 {
 		res.Ponder = res.PV[1]
 	}
@@ -397,7 +451,7 @@ func (s *Searcher) step() int {
 }
 
 func (s *Searcher) finish(r Result) Result {
-	r.Nodes = s.nodes
+	r.Nodes += s.nodes // and the helpers' nodes (stopHelpers)
 	return r
 }
 
@@ -440,6 +494,9 @@ func (s *Searcher) checkAbort() bool {
 		return true
 	}
 	if s.nodes%pollEvery == 0 {
+		if s.helper {
+			s.pubNodes.Store(s.nodes)
+		}
 		if at := s.ctl.hardAt.Load(); at != 0 && time.Now().UnixNano() >= at && !s.ctl.infinite.Load() {
 			s.aborted = true
 		}
@@ -498,6 +555,9 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			}
 		}
 	}
+	if ply == 0 && s.rootBest != kifu.MoveNone {
+		ttMove = s.rootBest // the last iteration's best move first, whatever the table kept
+	}
 	if v, ok := s.interiorMate(ply, &budget, inCheck, key); ok {
 		return v
 	}
@@ -514,7 +574,8 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if ply == 0 {
 		prev = s.rootPrev
 	}
-	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck)
+	lazy := s.lazyNode(ply)
+	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck, lazy)
 	if legal == 0 {
 		return MatedIn(ply) // checkmated, or no move at all: a loss in shogi
 	}
@@ -529,12 +590,18 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		}
 		f.pvLen = 0
 		// The inner call reused this frame: regenerate.
-		moves, _ = s.nodeMoves(f, ply, budget, prev, inCheck)
+		moves, _ = s.nodeMoves(f, ply, budget, prev, inCheck, lazy)
 	}
-	s.orderMoves(f, moves, costs, ttMove, ply)
+	if lazy && n > 1 {
+		s.startPick(f, moves, ttMove, prev)
+	} else {
+		s.orderMoves(f, moves, costs, ttMove, ply)
+		f.stage, f.stageEnd = stageAll, n
+	}
 	if s.CRA != CRAOff { // CRA hook (engine/cra.go): reorder, and filter in CRAFilter
 		n = s.craNodes(f, moves, costs, ttMove, ply)
 		moves, costs = moves[:n], costs[:n]
+		f.stageEnd = n
 	}
 	origAlpha := alpha
 	best := -InfiniteValue
@@ -544,7 +611,10 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	}
 	var bestMove kifu.Move
 	for i := 0; i < n; i++ {
-		m, c := pickNext(f, moves, costs, i)
+		if i == f.stageEnd {
+			s.nextStage(f, moves, ttMove, i)
+		}
+		m, c := pickNext(f, moves[:f.stageEnd], costs, i)
 		child := budget - int(c)
 		var stat RootStat
 		iterSel := s.seldepth
@@ -611,15 +681,16 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 }
 
 // nodeMoves generates the moves of a node and their costs in f.costs:
-// every legal move priced by moveCosts in the realization mode, the
-// plausible moves of depthMoves in depth mode. It returns the moves and
-// the number of legal moves.
-func (s *Searcher) nodeMoves(f *frame, ply, budget int, prev kifu.Move, inCheck bool) ([]kifu.Move, int) {
+// every legal move priced by moveCosts in the realization mode (priced
+// later, when picked, if lazy and there are two or more), the plausible
+// moves of depthMoves in depth mode. It returns the moves and the number
+// of legal moves.
+func (s *Searcher) nodeMoves(f *frame, ply, budget int, prev kifu.Move, inCheck, lazy bool) ([]kifu.Move, int) {
 	if s.Mode == ModeDepth {
 		return s.depthMoves(f, ply, budget, prev, inCheck)
 	}
 	moves := s.pos.GenerateMoves(kifu.Legal, f.moves[:0])
-	if len(moves) > 0 {
+	if len(moves) == 1 || len(moves) > 0 && !lazy {
 		s.moveCosts(budget, prev, moves, f.costs[:len(moves)], inCheck)
 	}
 	return moves, len(moves)

@@ -19,7 +19,7 @@ var (
 
 // selfplayOpenings returns n start positions: the position after the
 // first 8 to 16 plies of n different real games of the shared corpus.
-func selfplayOpenings(t *testing.T, n int) []*kifu.Position {
+func selfplayOpenings(t testing.TB, n int) []*kifu.Position {
 	var out []*kifu.Position
 	for i, g := range kifutest.Games(t, "pro", "computer", "amateur") {
 		if len(out) == n {

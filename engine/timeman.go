@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
@@ -23,8 +24,10 @@ func (c Clock) IsZero() bool { return c == Clock{} }
 // never uses time the clock does not have:
 //
 //   - movetime: both limits are movetime less the overhead;
-//   - byoyomi with no main time left: the byoyomi less the overhead, the
-//     soft limit at 80% of it (unused byoyomi is lost, so it is used);
+//   - byoyomi with no main time left: both limits are the byoyomi less
+//     the overhead (unused byoyomi is lost, so all of it is used: the
+//     last iteration is cut by the hard limit, and what it found is
+//     played);
 //   - main time: a share of it for the expected remaining moves (at least
 //     20, fewer late in the game) plus three quarters of the increment and
 //     the byoyomi; the hard limit at most 4 times that and never more than
@@ -46,7 +49,7 @@ func PlanTime(c Clock, us kifu.Color, ply int, overhead time.Duration) (soft, ha
 		// Byoyomi only (or increment only).
 		avail := byo + inc
 		hard = floor(avail - overhead)
-		return floor(hard * 8 / 10), hard
+		return hard, hard
 	}
 	movesToGo := time.Duration(max(20, 60-ply/4))
 	soft = main/movesToGo + (inc+byo)*3/4
@@ -56,4 +59,80 @@ func PlanTime(c Clock, us kifu.Color, ply int, overhead time.Duration) (soft, ha
 	hard = floor(min(hard, limit))
 	soft = floor(min(soft, hard))
 	return soft, hard
+}
+
+// iterSchedule remembers what the iterations of a search cost, to choose
+// the next step of the iterative deepening (Searcher.nextStep).
+type iterSchedule struct {
+	start     time.Time // of the iteration in progress
+	nodes0    uint64    // the search's nodes when it began
+	last      time.Duration
+	lastNodes uint64 // nodes of the last finished iteration
+	prevNodes uint64 // and of the one before
+	lastStep  int    // the budget step that led to the last one
+	budget    int    // the last one's root budget
+}
+
+// begin records the start of an iteration, when the search has searched
+// nodes.
+func (sc *iterSchedule) begin(nodes uint64) {
+	sc.start, sc.nodes0 = time.Now(), nodes
+}
+
+// end records the end of the iteration begun last, of root budget
+// budget, when the search has searched nodes.
+func (sc *iterSchedule) end(nodes uint64, budget int) {
+	sc.last = time.Since(sc.start)
+	sc.prevNodes, sc.lastNodes = sc.lastNodes, nodes-sc.nodes0
+	sc.lastStep = 0
+	if sc.budget > 0 {
+		sc.lastStep = budget - sc.budget
+	}
+	sc.budget = budget
+}
+
+// growth returns the estimated factor by which an iteration's cost grows
+// per HalfCost of budget: measured on the nodes of the last two
+// iterations, sqrt(5) (the factor 5 per BudgetStep that iterations of
+// the realization search show) before there are two, clamped to
+// [1.2, 10].
+func (sc *iterSchedule) growth() float64 {
+	if sc.prevNodes < 64 || sc.lastStep <= 0 {
+		return math.Sqrt(5)
+	}
+	r := float64(sc.lastNodes) / float64(sc.prevNodes)
+	return min(max(math.Pow(r, float64(HalfCost)/float64(sc.lastStep)), 1.2), 10)
+}
+
+// estimate returns the estimated time of an iteration a budget step of
+// step after the last.
+func (sc *iterSchedule) estimate(step int) time.Duration {
+	return time.Duration(float64(sc.last) * math.Pow(sc.growth(), float64(step)/float64(HalfCost)))
+}
+
+// nextStep returns the budget step to the next iteration after the one of
+// budget that has just finished, and false if none should start. Without
+// a time limit (or while pondering) it is the mode's step. With one, the
+// realization mode steps by HalfCost instead of BudgetStep when the
+// iteration at BudgetStep is not expected to end before the hard limit
+// (an iteration costs about 5 times the last per BudgetStep); and when
+// even the smaller step is not expected to end in time, no iteration
+// starts unless the time left would be lost anyway (a byoyomi or
+// movetime search, whose soft and hard limits are the same: there the
+// unfinished iteration's best move is used, Searcher.SearchWith).
+func (s *Searcher) nextStep(sc *iterSchedule, budget int) (int, bool) {
+	step := s.step()
+	sc.end(s.nodes, budget)
+	hard := s.ctl.hardAt.Load()
+	if hard == 0 || s.ctl.infinite.Load() {
+		return step, true
+	}
+	left := time.Duration(hard - time.Now().UnixNano())
+	if step > HalfCost && sc.estimate(step) > left {
+		step = HalfCost
+	}
+	if sc.estimate(step) > left && s.ctl.softAt.Load() < hard {
+		return step, false
+	}
+	return step, true
 }

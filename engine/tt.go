@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/bits"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/rpshogi/rpshogi/kifu"
@@ -18,7 +19,7 @@ const (
 	BoundExact Bound = BoundUpper | BoundLower
 )
 
-// ttEntry is one slot of the transposition table (16 bytes).
+// ttEntry is what one slot of the transposition table holds, decoded.
 //
 //	key32   upper 32 bits of the Zobrist key
 //	move    best move found (Move16)
@@ -33,15 +34,50 @@ type ttEntry struct {
 	eval     int16
 	budget   int16
 	genBound uint8
-	_        uint8
+}
+
+// ttSlot is one slot of the table (16 bytes), two words that threads of
+// one search (lazy SMP) read and write atomically, without locks:
+//
+//	data  move | value<<16 | eval<<32 | budget<<48
+//	check key32 ^ low32(data) ^ high32(data) | genBound<<32
+//
+// A slot read while another thread writes it may mix two entries; its
+// key then fails the check (Hyatt's lockless hashing) and it reads as
+// empty. genBound 0 is an empty slot.
+type ttSlot struct {
+	data, check atomic.Uint64
+}
+
+func packData(e ttEntry) uint64 {
+	return uint64(e.move) | uint64(uint16(e.value))<<16 | uint64(uint16(e.eval))<<32 | uint64(uint16(e.budget))<<48
+}
+
+func fold(data uint64) uint32 { return uint32(data) ^ uint32(data>>32) }
+
+// load decodes the slot; the key of a torn read does not match.
+func (sl *ttSlot) load() ttEntry {
+	d, c := sl.data.Load(), sl.check.Load()
+	return ttEntry{
+		key32: uint32(c) ^ fold(d), move: kifu.Move16(d), value: int16(d >> 16),
+		eval: int16(d >> 32), budget: int16(d >> 48), genBound: uint8(c >> 32),
+	}
+}
+
+// store writes e to the slot.
+func (sl *ttSlot) store(e ttEntry) {
+	d := packData(e)
+	sl.data.Store(d)
+	sl.check.Store(uint64(e.key32^fold(d)) | uint64(e.genBound)<<32)
 }
 
 const clusterSize = 4
 
-type ttCluster [clusterSize]ttEntry
+type ttCluster [clusterSize]ttSlot
 
 // TT is a transposition table of 4-entry clusters (64 bytes each),
-// replaced by budget and age. It is not safe for concurrent use.
+// replaced by budget and age. The threads of one search may probe and
+// store at once (ttSlot); NewSearch, Clear and Resize need it idle.
 type TT struct {
 	clusters []ttCluster
 	mask     uint64
@@ -94,9 +130,12 @@ func (t *TT) Probe(key uint64) (e ttEntry, ok bool) {
 	c := &t.clusters[key&t.mask]
 	k := uint32(key >> 32)
 	for i := range c {
-		if c[i].key32 == k && c[i].genBound&3 != 0 {
-			c[i].genBound = t.gen<<2 | c[i].genBound&3 // refresh
-			return c[i], true
+		if x := c[i].load(); x.key32 == k && x.genBound&3 != 0 {
+			if x.genBound>>2 != t.gen {
+				x.genBound = t.gen<<2 | x.genBound&3 // refresh
+				c[i].store(x)
+			}
+			return x, true
 		}
 	}
 	return ttEntry{}, false
@@ -107,32 +146,35 @@ func (t *TT) Probe(key uint64) (e ttEntry, ok bool) {
 func (t *TT) Store(key uint64, m kifu.Move16, v Value, eval Value, budget int, b Bound) {
 	c := &t.clusters[key&t.mask]
 	k := uint32(key >> 32)
-	var e *ttEntry
+	var cur [clusterSize]ttEntry
+	at := -1
 	for i := range c {
-		if c[i].key32 == k || c[i].genBound&3 == 0 {
-			e = &c[i]
+		cur[i] = c[i].load()
+		if cur[i].key32 == k || cur[i].genBound&3 == 0 {
+			at = i
 			break
 		}
 	}
-	if e == nil {
+	if at < 0 {
 		// Replace the entry with the least budget, older generations first.
-		e = &c[0]
+		at = 0
 		for i := 1; i < clusterSize; i++ {
-			if t.worth(&c[i]) < t.worth(e) {
-				e = &c[i]
+			if t.worth(&cur[i]) < t.worth(&cur[at]) {
+				at = i
 			}
 		}
-	} else if e.key32 == k && e.genBound&3 != 0 {
+	} else if e := &cur[at]; e.key32 == k && e.genBound&3 != 0 {
 		if m == 0 {
 			m = e.move // keep the old best move
 		}
 		if b != BoundExact && int(e.budget) > budget+100 && e.genBound>>2 == t.gen {
 			e.move = m
+			c[at].store(*e)
 			return
 		}
 	}
 	budget = max(min(budget, 32767), -32768)
-	*e = ttEntry{key32: k, move: m, value: int16(v), eval: int16(eval), budget: int16(budget), genBound: t.gen<<2 | uint8(b)}
+	c[at].store(ttEntry{key32: k, move: m, value: int16(v), eval: int16(eval), budget: int16(budget), genBound: t.gen<<2 | uint8(b)})
 }
 
 func (t *TT) worth(e *ttEntry) int {
@@ -145,8 +187,8 @@ func (t *TT) worth(e *ttEntry) int {
 func (t *TT) Hashfull() int {
 	n, used := min(len(t.clusters), 250), 0
 	for i := 0; i < n; i++ {
-		for _, e := range t.clusters[i] {
-			if e.genBound&3 != 0 && e.genBound>>2 == t.gen {
+		for j := range t.clusters[i] {
+			if gb := uint8(t.clusters[i][j].check.Load() >> 32); gb&3 != 0 && gb>>2 == t.gen {
 				used++
 			}
 		}

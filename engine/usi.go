@@ -272,6 +272,7 @@ func (u *usi) prepare(clear bool) *Searcher {
 		u.tablesFor = [2]int{-1, -1}
 	}
 	s := u.srch
+	s.Wait() // the helper threads of the last search (Threads) are done with the table
 	s.RootMateNodes = uint64(u.opts.int("RootMateNodes"))
 	s.NodeMateNodes = uint64(u.opts.int("NodeMateNodes"))
 	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
@@ -360,6 +361,7 @@ func (u *usi) goCmd(args []string) {
 		s.Coster = u.cfg.ModelCoster
 	}
 	s.CRA = u.opts.craMode() // CRA option (engine/cra.go)
+	s.Threads = u.opts.int("Threads")
 	s.Eval = u.opts.evalKind()
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
@@ -564,8 +566,15 @@ func formatInfo(i Info) string {
 	if ms > 0 {
 		nps = i.Nodes * 1000 / uint64(ms)
 	}
-	fmt.Fprintf(&b, "info depth %d seldepth %d score %s nodes %d nps %d time %d hashfull %d",
-		i.Budget/HalfCost, i.SelDepth, formatScore(i.Score), i.Nodes, nps, ms, i.Hashfull)
+	bound := ""
+	switch i.Bound {
+	case BoundLower:
+		bound = " lowerbound"
+	case BoundUpper:
+		bound = " upperbound"
+	}
+	fmt.Fprintf(&b, "info depth %d seldepth %d score %s%s nodes %d nps %d time %d hashfull %d",
+		i.Budget/HalfCost, i.SelDepth, formatScore(i.Score), bound, i.Nodes, nps, ms, i.Hashfull)
 	if len(i.PV) > 0 {
 		b.WriteString(" pv")
 		for _, m := range i.PV {

@@ -1,8 +1,10 @@
 package train
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/rpshogi/rpshogi/categorize"
@@ -28,6 +30,35 @@ type Tally struct {
 	Positions int64
 	Forced    int64
 	Cats      [categorize.MaxCategories]Count
+}
+
+// MinSamples is the n_c below which a category's P_c is too uncertain to
+// show as a finding: summaries of the most probable categories leave it
+// out.
+const MinSamples = 30
+
+// Ranked is a category with its P_c = n_p/n_c.
+type Ranked struct {
+	Name   string
+	P      float64
+	NP, NC int64
+}
+
+// MostProbable returns the categories with n_c >= MinSamples by P_c,
+// highest first (ties in category order), at most n of them (all if n <=
+// 0).
+func (t *Tally) MostProbable(n int) []Ranked {
+	var rows []Ranked
+	for _, c := range categorize.List() {
+		if k := t.Cats[c.ID]; k.NC >= MinSamples {
+			rows = append(rows, Ranked{c.Name, float64(k.NP) / float64(k.NC), k.NP, k.NC})
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b Ranked) int { return cmp.Compare(b.P, a.P) })
+	if n > 0 && len(rows) > n {
+		rows = rows[:n]
+	}
+	return rows
 }
 
 // Add adds o to t.

@@ -63,12 +63,12 @@
 //
 // # Evaluation
 //
-// Evaluate scores the legal moves of held-out games with the counts: a
-// move's score is the largest P_c of its categories (or of n_p/m_c, the
-// per-move estimate), normalised over the legal moves; it reports the mean
+// EvalGames reads held-out games (ExcludeKnown leaves out those a
+// database counted) for an estimator that scores the legal moves of each
+// position, and Scores turns the scores into Metrics: the mean
 // log-likelihood of the played moves and the top-1/3/5 accuracy, ties
-// given fractional credit. ComparePaper sets the counts beside the paper's
-// Table 1.
+// given fractional credit. The counts' estimators and the comparison with
+// the paper's Table 1 are experiments: cmd/internal/lab/evaluate.
 //
 // train imports categorize, ingest and kifu, never engine.
 package train

@@ -1,10 +1,7 @@
 package train
 
 import (
-	"context"
 	"math"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/rpshogi/rpshogi/categorize"
@@ -42,88 +39,20 @@ func TestScorePosition(t *testing.T) {
 	}
 }
 
-// TestScore checks a move's score: the largest estimate of its
-// categories, Floor when none is positive.
-func TestScore(t *testing.T) {
-	var est [categorize.MaxCategories]float64
-	est[3], est[70], est[97] = 0.2, 0.7, 0.1
-	var s categorize.Set
-	s.Add(3)
-	s.Add(97)
-	if v, ok := score(&est, s); v != 0.2 || !ok {
-		t.Errorf("score %v %v", v, ok)
+// TestMostProbable checks the order, the n_c threshold and the cap.
+func TestMostProbable(t *testing.T) {
+	var tl Tally
+	tl.Cats[0] = Count{NP: 10, NC: 100}
+	tl.Cats[1] = Count{NP: 50, NC: 100}
+	tl.Cats[2] = Count{NP: 9, NC: 10} // too few positions
+	tl.Cats[3] = Count{NP: 50, NC: 100}
+	got := tl.MostProbable(0)
+	name := func(id int) string { return categorize.List()[id].Name }
+	if len(got) != 3 || got[0].Name != name(1) || got[1].Name != name(3) || got[2].Name != name(0) ||
+		got[0].P != 0.5 || got[2].P != 0.1 || got[2].NP != 10 || got[2].NC != 100 {
+		t.Fatalf("%+v", got)
 	}
-	s.Add(70)
-	if v, _ := score(&est, s); v != 0.7 {
-		t.Errorf("score %v", v)
-	}
-	if v, ok := score(&est, categorize.Set{}); v != Floor || ok {
-		t.Errorf("empty: %v %v", v, ok)
-	}
-}
-
-// TestEvaluateHeldOut trains on the real games of the corpus that are not
-// professional games and evaluates on the professional ones: both
-// estimators beat the uniform baseline, the result does not depend on the
-// number of workers, and games trained on are left out when asked.
-func TestEvaluateHeldOut(t *testing.T) {
-	rest := []string{"computer", "amateur", "pro-vs-computer", "pro-vs-amateur", "unknown"}
-	db := filepath.Join(t.TempDir(), "rp.sqlite")
-	res := train(t, db, Options{Ingest: includeAll(0)}, corpusPaths(t, rest...)...)
-	h, err := OpenReadOnly(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	ctx := context.Background()
-	tally, err := ReadTally(ctx, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *tally != res.Total {
-		t.Fatal("ReadTally differs from the run's totals")
-	}
-	exclude, err := ExcludeKnown(ctx, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pro := corpusPaths(t, "pro")
-	var evs []*Evaluation
-	for _, w := range []int{1, 3} {
-		ev, err := Evaluate(ctx, tally, pro, EvalOptions{Ingest: includeAll(w), Exclude: exclude})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev.Report = nil
-		evs = append(evs, ev)
-	}
-	ev := evs[0]
-	if *evs[0] != *evs[1] {
-		t.Errorf("1 and 3 workers: %+v, %+v", *evs[0], *evs[1])
-	}
-	t.Logf("%d games, %d positions (%d excluded): category %+v, per-move %+v, uniform %+v", ev.Games, ev.Positions, ev.Excluded, ev.Category, ev.PerMove, ev.Uniform)
-	if ev.Games < 90 || ev.Positions < 10_000 {
-		t.Fatalf("%d games, %d positions", ev.Games, ev.Positions)
-	}
-	for name, m := range map[string]Metrics{"category": ev.Category, "per_move": ev.PerMove} {
-		if !(m.Top1 > 2*ev.Uniform.Top1 && m.LogLik > ev.Uniform.LogLik && m.Top1 <= m.Top3 && m.Top3 <= m.Top5 && m.Top5 <= 1) {
-			t.Errorf("%s: %+v against uniform %+v", name, m, ev.Uniform)
-		}
-	}
-	// The training games themselves are all excluded.
-	trained, err := Evaluate(ctx, tally, corpusPaths(t, "amateur"), EvalOptions{Ingest: includeAll(0), Exclude: exclude})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if trained.Games != 0 || trained.Excluded == 0 || trained.Positions != 0 {
-		t.Errorf("evaluating on training games: %d games, %d excluded", trained.Games, trained.Excluded)
-	}
-
-	var b strings.Builder
-	if err := WritePaperComparison(&b, tally); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(b.String(), "\n| "); n != len(PaperTable1) || !strings.Contains(b.String(), "| recapture | + | 58%~89% | ") {
-		t.Errorf("the comparison has %d rows:\n%s", n, b.String())
+	if n := len(tl.MostProbable(2)); n != 2 {
+		t.Errorf("MostProbable(2): %d rows", n)
 	}
 }

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
-	"github.com/rpshogi/rpshogi/categorize"
-	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
@@ -165,41 +161,27 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 		return err
 	}
 	if opts.Position != "" {
-		return writeCRAPosition(opts, costs)
+		pos, err := parsePosition(opts.Position)
+		if err != nil {
+			return err
+		}
+		rep := craexp.AnalyzePosition(pos, costs)
+		if opts.JSON {
+			enc := json.NewEncoder(opts.IO.Out)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
+		}
+		return craexp.WritePosition(opts.IO.Out, rep)
 	}
 	out := craJSON{Tables: craexp.Tables{Subset: opts.Subset, Probability: source}}
-	var tally craexp.Tally
 	var firstGame *kifu.Record
 	if len(opts.Paths) > 0 {
 		iopts := opts.Ingest
 		iopts.Stdin = opts.IO.In
-		iopts.Process = func(g *ingest.Game) (any, error) {
-			return craexp.AnalyzeGame(g.Record, cra.NewOrderer(costs), opts.ListNG)
-		}
-		seq := 0
-		sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
-			seq++
-			if (opts.Subset == "odd" && seq%2 == 0) || (opts.Subset == "even" && seq%2 == 1) {
-				return nil
-			}
-			if firstGame == nil {
-				firstGame = g.Record
-			}
-			cg, ok := g.Processed.(*craexp.Game)
-			if !ok {
-				return fmt.Errorf("cra: %s: no analysis", g.Source)
-			}
-			tally.Add(cg)
-			return nil
-		}}
-		rep, err := ingest.Run(ctx, iopts, opts.Paths, sink)
-		if err != nil {
+		if out.Tables, firstGame, err = craexp.Run(ctx, opts.Paths, iopts, costs, craexp.RunOptions{
+			Subset: opts.Subset, Probability: source, Classes: opts.Classes, ListNG: opts.ListNG}); err != nil {
 			return asStep("cra", err)
 		}
-		if err := rep.Check(); err != nil {
-			return err
-		}
-		out.Tables = tally.Tables(opts.Subset, source, opts.Classes)
 	}
 	if opts.Search {
 		rec := firstGame
@@ -227,158 +209,16 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	w := &errWriter{w: opts.IO.Out}
+	var b strings.Builder
 	if len(opts.Paths) > 0 {
-		writeCRATables(w, &out.Tables, opts)
+		craexp.WriteTables(&b, &out.Tables, opts.Classes, opts.ListNG)
 	}
 	if out.Search != nil {
 		if len(opts.Paths) > 0 {
-			fmt.Fprintln(w)
+			fmt.Fprintln(&b)
 		}
-		writeCRASearch(w, out.Search)
+		writeCRASearch(&b, out.Search)
 	}
-	return w.err
-}
-
-// errWriter keeps the first write error.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return len(p), nil
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, nil
-}
-
-// writeCRATables prints Table 1, Table 2 and the optional breakdowns.
-func writeCRATables(w io.Writer, out *craexp.Tables, opts *craOptions) {
-	fmt.Fprintf(w, "CRA on %d games (subset %s); probabilities: %s\n\n", out.Games, out.Subset, out.Probability)
-	fmt.Fprintln(w, "Table 1: savings and accuracy by move number")
-	fmt.Fprintf(w, "%-9s %6s %18s %18s %7s %5s\n", "Mvno", "#Pos", "#TotMv (Avg)", "#GenMv (Avg)", "Sv(%)", "NG")
-	row := func(name string, r *craexp.Range) {
-		ng := "-"
-		if r.NG > 0 {
-			ng = fmt.Sprint(r.NG)
-		}
-		fmt.Fprintf(w, "%-9s %6d %10d (%5.1f) %10d (%5.1f) %7.1f %5s\n", name, r.Positions, r.Legal, r.AvgLegal, r.Relevant, r.AvgRel, r.Savings, ng)
-	}
-	for i := range out.Ranges {
-		r := &out.Ranges[i]
-		if r.Positions > 0 {
-			row(fmt.Sprintf("%d-%d", r.From, r.To), r)
-		}
-	}
-	row("Total", &out.Total)
-	fmt.Fprintf(w, "accuracy %.2f%% (%d of %d played moves judged irrelevant; %d of them pointless non-promotions, never generated)\n\n",
-		out.Total.Accuracy, out.Total.NG, out.Total.Positions, out.Pointless)
-
-	fmt.Fprintln(w, "Table 2: rank of the played move")
-	writeCRARanks(w, out, [3]int{craexp.OrderPaper, craexp.OrderOurs, craexp.OrderProb},
-		[3]string{"paper (17 ranks)", "ours (ranks, then P)", "probability only"})
-	fmt.Fprintln(w, "\nTable 2, ties broken by the learned move model (compiled model)")
-	writeCRARanks(w, out, [3]int{craexp.OrderModel, craexp.OrderPaperModel, craexp.OrderOursModel},
-		[3]string{"model only", "paper, then model", "ours (tiers), model"})
-	if opts.Classes {
-		fmt.Fprintln(w, "\nRelevance classes: legal moves with the class (and with it alone); played moves with it (alone)")
-		fmt.Fprintf(w, "%-17s %9s %9s %8s %8s\n", "class", "moves", "only", "played", "only")
-		for _, c := range out.Classes {
-			fmt.Fprintf(w, "%-17s %9d %9d %8d %8d\n", c.Name, c.Moves, c.OnlyMoves, c.Played, c.OnlyPlayed)
-		}
-		fmt.Fprintln(w, "\nRanks: legal moves of the rank, played moves of the rank, rate played")
-		fmt.Fprintf(w, "%-20s %9s %8s %7s\n", "rank", "moves", "played", "rate")
-		for _, c := range out.RankCounts {
-			fmt.Fprintf(w, "%-20s %9d %8d %6.2f%%\n", c.Name, c.Moves, c.Played, 100*float64(c.Played)/float64(max(c.Moves, 1)))
-		}
-	}
-	if opts.ListNG && len(out.NG) > 0 {
-		fmt.Fprintln(w, "\nPlayed moves judged irrelevant:")
-		fmt.Fprintln(w, strings.Join(out.NG, "\n"))
-	}
-}
-
-// writeCRARanks prints the Table 2 columns of three orderings.
-func writeCRARanks(w io.Writer, out *craexp.Tables, orders [3]int, names [3]string) {
-	fmt.Fprintf(w, "%-14s | %23s | %23s | %23s\n", "", names[0], names[1], names[2])
-	fmt.Fprintf(w, "%-14s | %6s %7s %8s | %6s %7s %8s | %6s %7s %8s\n", "Ordering", "Abs.", "Perc.", "Cumul.", "Abs.", "Perc.", "Cumul.", "Abs.", "Perc.", "Cumul.")
-	var cum [3]int
-	n := max(out.Total.Positions, 1)
-	for b, name := range craexp.RankBins {
-		fmt.Fprintf(w, "%-14s", name)
-		for i, o := range orders {
-			cum[i] += out.Hist[o][b]
-			fmt.Fprintf(w, " | %6d %6.1f%% %7.1f%%", out.Hist[o][b], 100*float64(out.Hist[o][b])/float64(n), 100*float64(cum[i])/float64(n))
-		}
-		fmt.Fprintln(w)
-	}
-}
-
-// writeCRAPosition prints the analysis of every legal move of
-// opts.Position, in our order (cra.OursKey).
-func writeCRAPosition(opts *craOptions, costs [categorize.MaxCategories]int32) error {
-	pos, err := parsePosition(opts.Position)
-	if err != nil {
-		return err
-	}
-	var mbuf [kifu.MaxMoves]kifu.Move
-	moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
-	o := cra.NewOrderer(costs)
-	o.Full = true // list every feature
-	an := o.Analyze(pos, pos.LastMove(), moves, nil)
-	order := make([]int, len(an))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(cra.OursKey(&an[x]), cra.OursKey(&an[y])) })
-	ours, theirs := cra.KingDangerScore(pos, pos.SideToMove()), cra.KingDangerScore(pos, pos.SideToMove().Opp())
-	if opts.JSON {
-		type moveJSON struct {
-			Move     string   `json:"move"`
-			SEE      int      `json:"see"`
-			Rank     int      `json:"rank"`
-			RankName string   `json:"rank_name"`
-			Common   int      `json:"common_rank"`
-			Relevant bool     `json:"relevant"`
-			Classes  string   `json:"classes"`
-			Features []string `json:"features"`
-			Cost     int32    `json:"cost"`
-		}
-		out := struct {
-			SFEN        string     `json:"sfen"`
-			OurDanger   int        `json:"our_danger"`
-			TheirDanger int        `json:"their_danger"`
-			Moves       []moveJSON `json:"moves"`
-		}{SFEN: pos.SFEN(), OurDanger: ours, TheirDanger: theirs}
-		for _, i := range order {
-			e := &an[i]
-			out.Moves = append(out.Moves, moveJSON{e.Move.USI(), int(e.Facts.Gain), int(e.Rank), e.Rank.String(), int(e.Common),
-				e.Rel.Relevant(), e.Rel.String(), featureNames(e.Features), e.Cost})
-		}
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	w := &errWriter{w: opts.IO.Out}
-	fmt.Fprintf(w, "%s\nking danger: ours %d, theirs %d (in danger from %d)\n", pos.SFEN(), ours, theirs, cra.DangerLevel)
-	fmt.Fprintf(w, "%-4s %-7s %4s %-17s %5s  %s\n", "#", "move", "SEE", "rank", "cost", "classes [features]")
-	for k, i := range order {
-		e := &an[i]
-		fmt.Fprintf(w, "%-4d %-7s %4d %2d %-14s %5d  %s %v\n", k+1, e.Move.USI(), e.Facts.Gain, e.Rank, e.Rank, e.Cost, e.Rel, featureNames(e.Features))
-	}
-	return w.err
-}
-
-// featureNames returns the names of the features of fs.
-func featureNames(fs cra.Features) []string {
-	var out []string
-	for f := 0; f < cra.FeatureCount(); f++ {
-		if fs.Has(cra.Feature(f)) {
-			out = append(out, cra.Feature(f).String())
-		}
-	}
-	return out
+	_, err = io.WriteString(opts.IO.Out, b.String())
+	return err
 }

@@ -1,19 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"slices"
-	"strings"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
 	"github.com/rpshogi/rpshogi/ingest"
-	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
 	"github.com/spf13/cobra"
 )
 
@@ -94,124 +86,26 @@ be omitted.`,
 	return cmd
 }
 
-// evaluateJSON is the --json output.
-type evaluateJSON struct {
-	DB string `json:"db"`
-	*train.Evaluation
-	// Model is the database's move model on the same positions, absent
-	// when the database has none (ModelNote says why).
-	Model     *evaluateModel `json:"model,omitempty"`
-	ModelNote string         `json:"model_note,omitempty"`
-	// EngineDefault is the estimator the engine uses by default (the
-	// default of its USI option Probability: category, per_move, model).
-	EngineDefault string             `json:"engine_default"`
-	Paper         []train.Comparison `json:"paper,omitempty"`
-}
-
-// evaluateModel is the move model's part of evaluate's output.
-type evaluateModel struct {
-	Top1   float64 `json:"top1"`
-	Top3   float64 `json:"top3"`
-	Top5   float64 `json:"top5"`
-	LogLik float64 `json:"loglik"`
-	// Digest and Games identify the model (its weights, its training games).
-	Digest string `json:"digest"`
-	Games  int64  `json:"games"`
-	// Calibration bins the legal moves in deciles of predicted probability.
-	Calibration []movemodel.Bin `json:"calibration"`
-}
-
-// engineDefaultProbability returns the default of the engine's USI option
-// Probability, as the engine announces it to "usi", named as the
-// estimators of evaluate's output (category, per_move, model).
-func engineDefaultProbability() string {
-	var b bytes.Buffer
-	cfg := engine.DefaultConfig()
-	if err := engine.RunUSI(strings.NewReader("usi\nquit\n"), &b, cfg); err != nil {
-		return ""
-	}
-	sc := bufio.NewScanner(&b)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) >= 3 && f[0] == "option" && f[1] == "name" && f[2] == "Probability" {
-			if i := slices.Index(f, "default"); i >= 0 && i+1 < len(f) {
-				// The USI value per-move is the estimator per_move.
-				return strings.ReplaceAll(f[i+1], "-", "_")
-			}
-		}
-	}
-	return ""
-}
-
 func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	db, err := openReadOnly("evaluate", opts.DB)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	tally, err := train.ReadTally(ctx, db)
+	iopts := opts.Ingest
+	iopts.Stdin = cancelableReader(ctx, opts.IO.In)
+	out, err := evaluate.HeldOut(ctx, db, opts.DB, evaluate.HeldOutOptions{Paths: opts.Paths, Ingest: iopts, IncludeTrained: opts.IncludeTrained})
 	if err != nil {
-		return asStep("evaluate", err)
+		return interrupted(ctx, err, "evaluate writes nothing")
 	}
-	var trainedGames int64
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&trainedGames); err != nil {
-		return fmt.Errorf("evaluate: %w", err)
-	}
-	var ev *train.Evaluation
-	var mout *evaluateModel
-	var modelNote string
-	if len(opts.Paths) > 0 {
-		md, err := readModelIfAny(ctx, db)
-		switch {
-		case err != nil:
-			modelNote = "model: " + strings.TrimPrefix(err.Error(), "train: ")
-		case md == nil:
-			modelNote = "model: " + opts.DB + " has no move model (rpshogi model fit --db " + opts.DB + " fits one; rpshogi pipeline does)"
-		}
-		eopts := train.EvalOptions{Ingest: opts.Ingest}
-		stdin := cancelableReader(ctx, opts.IO.In)
-		var stdinCopy *bytes.Buffer
-		if md != nil && slices.Contains(opts.Paths, "-") {
-			// The model reads the games a second time: keep a copy of
-			// standard input for it.
-			stdinCopy = &bytes.Buffer{}
-			stdin = io.TeeReader(stdin, stdinCopy)
-		}
-		eopts.Ingest.Stdin = stdin
-		if !opts.IncludeTrained {
-			if eopts.Exclude, err = train.ExcludeKnown(ctx, db); err != nil {
-				return asStep("evaluate", err)
-			}
-		}
-		if ev, err = train.Evaluate(ctx, tally, opts.Paths, eopts); err != nil {
-			return interrupted(ctx, asStep("evaluate", err), "evaluate writes nothing")
-		}
-		if ev.Positions == 0 {
-			return noHeldOutError(ev)
-		}
-		if md != nil {
-			if stdinCopy != nil {
-				eopts.Ingest.Stdin = stdinCopy
-			}
-			mev, err := movemodel.Evaluate(ctx, md, opts.Paths, eopts)
-			if err != nil {
-				return interrupted(ctx, asStep("evaluate", err), "evaluate writes nothing")
-			}
-			if mev.Positions != ev.Positions {
-				return fmt.Errorf("evaluate: the model scored %d positions, the counts %d", mev.Positions, ev.Positions)
-			}
-			m := mev.Model
-			mout = &evaluateModel{Top1: m.Top1, Top3: m.Top3, Top5: m.Top5, LogLik: m.LogLik,
-				Digest: md.Digest, Games: md.Games, Calibration: mev.Calibration}
-		}
-	}
+	ev, tally := out.Evaluation, out.Tally
 	if opts.JSON {
-		out := evaluateJSON{DB: opts.DB, Evaluation: ev, Model: mout, ModelNote: modelNote, EngineDefault: engineDefaultProbability()}
+		out.EngineDefault = evaluate.EngineDefault()
 		if ev == nil {
-			out.Evaluation = &train.Evaluation{}
+			out.Evaluation = &evaluate.Evaluation{}
 		}
 		if opts.Paper {
-			if out.Paper, err = train.ComparePaper(tally); err != nil {
+			if out.Paper, err = evaluate.ComparePaper(tally); err != nil {
 				return err
 			}
 		}
@@ -219,62 +113,5 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	w := opts.IO.Out
-	if ev != nil {
-		fmt.Fprintf(w, "trained on %d games, %d positions (%s)\n", trainedGames, tally.Positions, opts.DB)
-		fmt.Fprintf(w, "evaluated on %d games, %d positions (%d forced); %d games left out as trained on; %d records rejected\n",
-			ev.Games, ev.Positions, ev.Forced, ev.Excluded, ev.Report.Rejected)
-		fmt.Fprintf(w, "%-10s %8s %8s %8s %10s %8s\n", "estimator", "top1", "top3", "top5", "loglik", "unseen")
-		for _, e := range []struct {
-			name string
-			m    train.Metrics
-		}{{train.EstCategory, ev.Category}, {train.EstPerMove, ev.PerMove}, {train.EstUniform, ev.Uniform}} {
-			fmt.Fprintf(w, "%-10s %8.4f %8.4f %8.4f %10.4f %8d\n", e.name, e.m.Top1, e.m.Top3, e.m.Top5, e.m.LogLik, e.m.Unseen)
-		}
-		if mout != nil {
-			fmt.Fprintf(w, "%-10s %8.4f %8.4f %8.4f %10.4f %8s\n", "model", mout.Top1, mout.Top3, mout.Top5, mout.LogLik, "-")
-		} else {
-			fmt.Fprintln(w, modelNote)
-		}
-		if d := engineDefaultProbability(); d != "" {
-			fmt.Fprintf(w, "the engine uses %s by default (USI option Probability)\n", d)
-		}
-		if opts.Calibration && mout != nil {
-			fmt.Fprintf(w, "\nmodel calibration (legal moves by predicted probability)\n%-9s %9s %9s %9s\n", "bin", "moves", "predicted", "observed")
-			for _, b := range mout.Calibration {
-				fmt.Fprintf(w, "%.1f-%.1f %9d %9.4f %9.4f\n", b.Lo, b.Hi, b.Moves, b.Predicted, b.Observed)
-			}
-		}
-	}
-	if opts.Paper {
-		if ev != nil {
-			fmt.Fprintln(w)
-		}
-		return train.WritePaperComparison(w, tally)
-	}
-	return nil
-}
-
-// noHeldOutError says why an evaluation scored no position.
-func noHeldOutError(ev *train.Evaluation) error {
-	var why []string
-	if r := ev.Report; r != nil {
-		why = append(why, fmt.Sprintf("%d records read", r.Records))
-		if r.Rejected > 0 {
-			why = append(why, fmt.Sprintf("%d rejected", r.Rejected))
-		}
-		if r.Duplicates > 0 {
-			why = append(why, fmt.Sprintf("%d duplicates", r.Duplicates))
-		}
-		if f := r.FilteredTotal(); f > 0 {
-			why = append(why, fmt.Sprintf("%d filtered out", f))
-		}
-	}
-	if ev.Excluded > 0 {
-		why = append(why, fmt.Sprintf("%d games left out as trained on (the database counted them; --include-trained scores them anyway)", ev.Excluded))
-	}
-	if ev.Games > 0 {
-		why = append(why, fmt.Sprintf("%d held-out games without a move", ev.Games))
-	}
-	return fmt.Errorf("evaluate: no held-out position was scored, so there is no metric to print: %s", strings.Join(why, ", "))
+	return out.WriteText(opts.IO.Out, opts.Calibration, opts.Paper)
 }

@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"math"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/match"
-	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/spf13/cobra"
 )
 
@@ -221,281 +217,31 @@ func runMatch(ctx context.Context, opts *matchOptions) error {
 	}
 	cfg.Warn = func(s string) { fmt.Fprintln(errOut, "warning:", s) }
 	if !opts.Quiet {
+		start, played := time.Now(), 0
 		cfg.OnGame = func(g *match.GameResult, s *match.Summary) {
-			printGameLine(errOut, g, s)
+			played++
+			match.PrintGame(errOut, g, s, progress.ETA(time.Since(start), int64(played), int64(s.Scheduled)))
 		}
 	}
 	rep, err := match.Run(ctx, cfg)
 	if rep == nil {
 		return err
 	}
-	if w := timeLossWarning(&rep.Summary, cfg.ExcludeTimeLosses); w != "" {
+	if w := match.TimeLossWarning(&rep.Summary, cfg.ExcludeTimeLosses); w != "" {
 		fmt.Fprintln(errOut, "warning:", w)
 	}
 	var werr error
 	if opts.JSON {
-		werr = writeMatchJSON(opts.IO.Out, opts, &cfg, rep)
+		ply := 0
+		if len(opts.Openings) > 0 {
+			ply = opts.OpeningPly
+		}
+		werr = match.WriteJSON(opts.IO.Out, &cfg, rep, ply)
 	} else {
-		werr = writeMatchSummary(opts.IO.Out, &cfg, rep)
+		werr = match.WriteSummary(opts.IO.Out, &cfg, rep)
 	}
 	if err != nil {
 		return err
 	}
 	return werr
-}
-
-// resultText is "1-0", "0-1", "1/2" or "*".
-func resultText(r kifu.Result) string {
-	switch r {
-	case kifu.BlackWin:
-		return "1-0"
-	case kifu.WhiteWin:
-		return "0-1"
-	case kifu.Draw:
-		return "1/2"
-	}
-	return "*"
-}
-
-func printGameLine(w io.Writer, g *match.GameResult, s *match.Summary) {
-	fmt.Fprintf(w, "game %d/%d: %s vs %s %s %s after %d plies (opening %d): %s [%s %d-%d-%d]\n",
-		g.Index+1, s.Scheduled, s.Engines[g.Black], s.Engines[g.White], resultText(g.Result), g.Termination,
-		g.Plies, g.Opening+1, g.Reason, s.Engines[0], s.Score.Wins, s.Score.Losses, s.Score.Draws)
-	if g.Excluded {
-		fmt.Fprintf(w, "  not scored: lost on time (--exclude-time-losses)\n")
-	}
-	for _, p := range g.Problems {
-		fmt.Fprintf(w, "  %s %s: %s\n", p.Engine, p.Kind, p.Detail)
-		if p.Stderr != "" {
-			fmt.Fprintf(w, "  stderr:\n    %s\n", strings.ReplaceAll(lastLines(p.Stderr, 10), "\n", "\n    "))
-		}
-	}
-}
-
-// lastLines returns the last n lines of s.
-func lastLines(s string, n int) string {
-	l := strings.Split(s, "\n")
-	if len(l) > n {
-		l = l[len(l)-n:]
-	}
-	return strings.Join(l, "\n")
-}
-
-// signed formats an Elo value: +12.3, -4.0, +inf.
-func signed(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "n/a"
-	case math.IsInf(x, 1):
-		return "+inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.1f", x+0) // x+0: no "-0.0"
-}
-
-// percent formats a probability as a percentage, or "n/a".
-func percent(x float64) string {
-	if math.IsNaN(x) {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.1f%%", 100*x)
-}
-
-func writeMatchSummary(w io.Writer, cfg *match.Config, rep *match.Report) error {
-	s := &rep.Summary
-	sc := s.Score
-	var b strings.Builder
-	fmt.Fprintf(&b, "Score of %s vs %s: %d - %d - %d [%.3f] %d games", s.Engines[0], s.Engines[1], sc.Wins, sc.Losses, sc.Draws, sc.Ratio(), sc.Games())
-	if s.Interrupted > 0 {
-		fmt.Fprintf(&b, " (%d interrupted, not scored)", s.Interrupted)
-	}
-	if s.Excluded > 0 {
-		fmt.Fprintf(&b, " (%d lost on time, not scored)", s.Excluded)
-	}
-	b.WriteString("\n")
-	fmt.Fprintf(&b, "Elo difference: %s, 95%% interval [%s, %s], LOS %s\n", signed(s.Elo.Elo), signed(s.Elo.Low), signed(s.Elo.High), percent(s.Elo.LOS))
-	fmt.Fprintf(&b, "%s as Black: %d - %d - %d\n", s.Engines[0], s.AsBlack.Wins, s.AsBlack.Losses, s.AsBlack.Draws)
-	if s.SPRT != nil {
-		d := "continue"
-		switch s.SPRT.Decision {
-		case "H1":
-			d = "H1 accepted (elo1)"
-		case "H0":
-			d = "H0 accepted (elo0)"
-		}
-		fmt.Fprintf(&b, "SPRT %s: LLR %.2f, bounds [%.2f, %.2f]: %s\n", s.SPRT.SPRT, s.SPRT.LLR, s.SPRT.Lower, s.SPRT.Upper, d)
-	}
-	var terms []string
-	for t, n := range s.Terminations {
-		terms = append(terms, fmt.Sprintf("%s %d", t, n))
-	}
-	sort.Strings(terms)
-	fmt.Fprintf(&b, "Endings: %s\n", strings.Join(terms, ", "))
-	if n := s.TimeLosses[0] + s.TimeLosses[1]; n > 0 {
-		counted := "counted in the score and Elo"
-		if cfg.ExcludeTimeLosses {
-			counted = "not scored: --exclude-time-losses"
-		}
-		fmt.Fprintf(&b, "Time losses: %s %d, %s %d (%s)\n", s.Engines[0], s.TimeLosses[0], s.Engines[1], s.TimeLosses[1], counted)
-		fmt.Fprintf(&b, "Warning: %s\n", timeLossWarning(s, cfg.ExcludeTimeLosses))
-	}
-	if len(s.Problems) > 0 {
-		fmt.Fprintf(&b, "Engine failures: %d\n", len(s.Problems))
-		for _, p := range s.Problems {
-			fmt.Fprintf(&b, "  game %d: %s %s: %s\n", p.Game+1, p.Engine, p.Kind, p.Detail)
-			if p.Stderr != "" {
-				fmt.Fprintf(&b, "    stderr: %s\n", strings.ReplaceAll(lastLines(p.Stderr, 5), "\n", "\n            "))
-			}
-		}
-	}
-	if s.Stopped != "" {
-		fmt.Fprintf(&b, "Stopped: %s (%d of %d games played)\n", s.Stopped, len(rep.Games), s.Scheduled)
-	}
-	if cfg.RecordsDir != "" && len(rep.Games) > 0 {
-		fmt.Fprintf(&b, "Records: %s (game-NNNN.csa)\n", cfg.RecordsDir)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// jsonFloat is a float that is null when it is not finite.
-type jsonFloat float64
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(float64(f))
-}
-
-type matchEngineJSON struct {
-	Name   string `json:"name"`
-	IDName string `json:"id_name"`
-	Cmd    string `json:"cmd"`
-	TC     string `json:"tc"`
-}
-
-type matchSPRTJSON struct {
-	Elo0     float64   `json:"elo0"`
-	Elo1     float64   `json:"elo1"`
-	Alpha    float64   `json:"alpha"`
-	Beta     float64   `json:"beta"`
-	LLR      jsonFloat `json:"llr"`
-	Lower    float64   `json:"lower"`
-	Upper    float64   `json:"upper"`
-	Decision string    `json:"decision"`
-}
-
-type matchGameJSON struct {
-	Game        int             `json:"game"`
-	Opening     int             `json:"opening"`
-	Round       int             `json:"round"`
-	Black       string          `json:"black"`
-	White       string          `json:"white"`
-	Result      string          `json:"result"`
-	Termination string          `json:"termination"`
-	Reason      string          `json:"reason"`
-	Plies       int             `json:"plies"`
-	Seconds     float64         `json:"seconds"`
-	File        string          `json:"file,omitempty"`
-	Problems    []match.Problem `json:"problems,omitempty"`
-	Excluded    bool            `json:"excluded,omitempty"` // not scored: lost on time, with --exclude-time-losses
-}
-
-type matchJSON struct {
-	Engines      [2]matchEngineJSON `json:"engines"`
-	Openings     int                `json:"openings"`
-	OpeningPly   int                `json:"opening_ply,omitempty"`
-	Scheduled    int                `json:"games_scheduled"`
-	Played       int                `json:"games_played"`
-	Wins         int                `json:"wins"`
-	Draws        int                `json:"draws"`
-	Losses       int                `json:"losses"`
-	Interrupted  int                `json:"interrupted"`
-	TimeLosses   map[string]int     `json:"time_losses"` // games lost on time, by engine name
-	Excluded     int                `json:"excluded"`    // games not scored (time losses with --exclude-time-losses)
-	Warnings     []string           `json:"warnings,omitempty"`
-	Score        jsonFloat          `json:"score"`
-	Elo          jsonFloat          `json:"elo"`
-	EloLow       jsonFloat          `json:"elo_low"`
-	EloHigh      jsonFloat          `json:"elo_high"`
-	LOS          jsonFloat          `json:"los"`
-	AsBlack      [3]int             `json:"as_black"` // wins, draws, losses of the first engine as Black
-	SPRT         *matchSPRTJSON     `json:"sprt,omitempty"`
-	Terminations map[string]int     `json:"terminations"`
-	Problems     []match.Problem    `json:"problems"`
-	Stopped      string             `json:"stopped,omitempty"`
-	Records      string             `json:"records,omitempty"`
-	Games        []matchGameJSON    `json:"games"`
-}
-
-func writeMatchJSON(w io.Writer, opts *matchOptions, cfg *match.Config, rep *match.Report) error {
-	s := &rep.Summary
-	out := matchJSON{
-		Openings: len(cfg.Openings), Scheduled: s.Scheduled, Played: len(rep.Games),
-		Wins: s.Score.Wins, Draws: s.Score.Draws, Losses: s.Score.Losses, Interrupted: s.Interrupted,
-		TimeLosses: map[string]int{s.Engines[0]: s.TimeLosses[0], s.Engines[1]: s.TimeLosses[1]}, Excluded: s.Excluded,
-		Score: jsonFloat(s.Score.Ratio()), Elo: jsonFloat(s.Elo.Elo), EloLow: jsonFloat(s.Elo.Low),
-		EloHigh: jsonFloat(s.Elo.High), LOS: jsonFloat(s.Elo.LOS),
-		AsBlack:      [3]int{s.AsBlack.Wins, s.AsBlack.Draws, s.AsBlack.Losses},
-		Terminations: map[string]int{}, Problems: s.Problems, Stopped: s.Stopped, Records: cfg.RecordsDir,
-		Games: []matchGameJSON{},
-	}
-	if len(opts.Openings) > 0 {
-		out.OpeningPly = opts.OpeningPly
-	}
-	if w := timeLossWarning(s, cfg.ExcludeTimeLosses); w != "" {
-		out.Warnings = append(out.Warnings, w)
-	}
-	if out.Problems == nil {
-		out.Problems = []match.Problem{}
-	}
-	for i, e := range cfg.Engines {
-		tc := cfg.TC
-		if e.TC != nil {
-			tc = *e.TC
-		}
-		out.Engines[i] = matchEngineJSON{Name: e.Name, IDName: rep.IDNames[i], Cmd: e.Cmd, TC: tc.String()}
-	}
-	if st := s.SPRT; st != nil {
-		out.SPRT = &matchSPRTJSON{st.Elo0, st.Elo1, st.Alpha, st.Beta, jsonFloat(st.LLR), st.Lower, st.Upper, st.Decision}
-	} else if cfg.SPRT != nil {
-		lo, hi := cfg.SPRT.Bounds()
-		out.SPRT = &matchSPRTJSON{cfg.SPRT.Elo0, cfg.SPRT.Elo1, cfg.SPRT.Alpha, cfg.SPRT.Beta, 0, lo, hi, ""}
-	}
-	for t, n := range s.Terminations {
-		out.Terminations[string(t)] = n
-	}
-	for _, g := range rep.Games {
-		out.Games = append(out.Games, matchGameJSON{
-			Game: g.Index + 1, Opening: g.Opening + 1, Round: g.Round + 1,
-			Black: s.Engines[g.Black], White: s.Engines[g.White], Result: g.Result.String(),
-			Termination: string(g.Termination), Reason: g.Reason, Plies: g.Plies,
-			Seconds: math.Round(g.Duration.Seconds()*1000) / 1000, File: g.File, Problems: g.Problems,
-			Excluded: g.Excluded,
-		})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-// timeLossWarning is the warning a match with games lost on time gets
-// ("" if none): under load the runner, not the engines, may be to blame.
-func timeLossWarning(s *match.Summary, excluded bool) string {
-	n := s.TimeLosses[0] + s.TimeLosses[1]
-	if n == 0 {
-		return ""
-	}
-	games := "games"
-	if n == 1 {
-		games = "game"
-	}
-	w := fmt.Sprintf("%d %s lost on time (%s %d, %s %d): the machine may be overloaded; consider --tolerance or a lower --concurrency",
-		n, games, s.Engines[0], s.TimeLosses[0], s.Engines[1], s.TimeLosses[1])
-	if !excluded {
-		w += ", or --exclude-time-losses to leave them out of the Elo"
-	}
-	return w
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"strings"
 	"time"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/nextmove"
@@ -109,19 +107,6 @@ position, and no time limit unless --max-time is given.`,
 	return cmd
 }
 
-type nextMovePositionJSON struct {
-	Source string `json:"source"`
-	Game   int    `json:"game"`
-	Ply    int    `json:"ply"`
-	SFEN   string `json:"sfen"`
-	Played string `json:"played"`
-}
-
-type nextMoveJSON struct {
-	Positions []nextMovePositionJSON `json:"positions"`
-	Settings  []*nextmove.Row        `json:"settings"`
-}
-
 func runNextMove(ctx context.Context, opts *nextMoveOptions) error {
 	positions, rep, err := nextmove.Select(ctx, opts.Paths, nextmove.Options{PlyFrom: opts.PlyFrom, PlyTo: opts.PlyTo,
 		PerGame: opts.PerGame, Count: opts.Positions, Seed: opts.Seed, Ingest: opts.Ingest})
@@ -140,64 +125,9 @@ func runNextMove(ctx context.Context, opts *nextMoveOptions) error {
 		return err
 	}
 	if opts.JSON {
-		out := nextMoveJSON{Settings: rows}
-		for _, p := range positions {
-			out.Positions = append(out.Positions, nextMovePositionJSON{p.Source, p.Game, p.Ply, p.SFEN, p.Played.USI()})
-		}
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return enc.Encode(nextmove.NewReport(positions, rows))
 	}
-	return writeNextMoveTable(opts.IO.Out, positions, rows, opts.Verbose, opts.MaxTime > 0)
-}
-
-func writeNextMoveTable(w io.Writer, positions []nextmove.Position, rows []*nextmove.Row, verbose, capped bool) error {
-	var b strings.Builder
-	if verbose {
-		fmt.Fprintf(&b, "%-4s %-40s %4s %-7s", "#", "game", "ply", "played")
-		for _, r := range rows {
-			fmt.Fprintf(&b, " %-8s", r.Setting)
-		}
-		b.WriteString("\n")
-		for i, p := range positions {
-			fmt.Fprintf(&b, "%-4d %-40s %4d %-7s", i+1, clipLeft(fmt.Sprintf("%s#%d", p.Source, p.Game), 40), p.Ply, p.Played.USI())
-			for _, r := range rows {
-				mark := " "
-				if r.Moves[i] == p.Played.USI() {
-					mark = "*"
-				}
-				fmt.Fprintf(&b, " %-8s", r.Moves[i]+mark)
-			}
-			b.WriteString("\n")
-		}
-		b.WriteString("\n")
-	}
-	fmt.Fprintf(&b, "%-10s %-9s %12s %10s %14s %9s %7s", "setting", "cut-off", "total time", "cpu time", "nodes", "corrects", "%")
-	if capped {
-		fmt.Fprintf(&b, " %7s", "capped")
-	}
-	b.WriteString("\n")
-	for _, r := range rows {
-		cpu := "n/a"
-		if r.CPUKnown {
-			cpu = fmt.Sprintf("%.2fs", r.CPU.Seconds())
-		}
-		fmt.Fprintf(&b, "%-10s %-9s %11.2fs %10s %14d %9s %7.1f", r.Setting, r.Label, r.Elapsed.Seconds(), cpu, r.Nodes,
-			fmt.Sprintf("%d/%d", r.Correct, r.Total), r.Percent)
-		if capped {
-			fmt.Fprintf(&b, " %7d", r.Capped)
-		}
-		b.WriteString("\n")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// clipLeft keeps the last n characters of s.
-func clipLeft(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return "..." + string(r[len(r)-n+3:])
+	return nextmove.WriteTable(opts.IO.Out, positions, rows, opts.Verbose, opts.MaxTime > 0)
 }

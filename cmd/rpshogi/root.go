@@ -7,6 +7,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/ctxio"
+	"github.com/rpshogi/rpshogi/cmd/internal/dbopen"
+	"github.com/rpshogi/rpshogi/cmd/internal/version"
 	"github.com/spf13/cobra"
 )
 
@@ -57,7 +60,9 @@ func newRootCmd(ios *iostreams) *cobra.Command {
 search engine.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version.Get().Short(),
 	}
+	root.SetVersionTemplate(version.Get().String("rpshogi"))
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
@@ -84,6 +89,7 @@ search engine.`,
 		newModelCmd(ios),
 		newEvalFitCmd(ios),
 	)
+	registerCompletions(root)
 	return root
 }
 
@@ -94,9 +100,9 @@ func execute(ctx context.Context, ios *iostreams, args []string) exitCode {
 	if err == nil {
 		return exitOK
 	}
-	var ie *interruptedError
+	var ie *ctxio.InterruptedError
 	if errors.Is(err, context.Canceled) && !errors.As(err, &ie) {
-		err = &interruptedError{kept: "stopped before the end", err: err}
+		err = &ctxio.InterruptedError{Kept: "stopped before the end", Err: err}
 	}
 	fmt.Fprintln(ios.ErrOut, "rpshogi:", err)
 	var ue *usageError
@@ -110,95 +116,13 @@ func execute(ctx context.Context, ios *iostreams, args []string) exitCode {
 	return exitError
 }
 
-// interruptedError reports a command stopped by Ctrl-C (its context
-// cancelled), saying what was kept.
-type interruptedError struct {
-	kept string
-	err  error
-}
-
-func (e *interruptedError) Error() string { return "interrupted: " + e.kept }
-
-// Unwrap returns the error of the interrupted work; errors.Is(e,
-// context.Canceled) holds whatever it was.
-func (e *interruptedError) Unwrap() []error { return []error{e.err, context.Canceled} }
-
 // interrupted returns err, or, when ctx was cancelled (Ctrl-C), an error
-// that says so and what was kept.
-func interrupted(ctx context.Context, err error, kept string) error {
-	if err == nil || ctx.Err() == nil {
-		return err
-	}
-	return &interruptedError{kept: kept, err: err}
-}
+// that says so and what was kept (ctxio.Interrupted).
+var interrupted = ctxio.Interrupted
 
-// cancelableReader returns a reader of r whose Read returns ctx.Err()
-// as soon as ctx is done, even while r blocks (a terminal waiting for a
-// line): the read itself goes on in a goroutine, which ends with r.
-func cancelableReader(ctx context.Context, r io.Reader) io.Reader {
-	if r == nil {
-		return nil
-	}
-	return &ctxReader{ctx: ctx, r: r}
-}
-
-type ctxReader struct {
-	ctx  context.Context
-	r    io.Reader
-	ch   chan readChunk
-	rest []byte
-	err  error
-}
-
-type readChunk struct {
-	b   []byte
-	err error
-}
-
-func (c *ctxReader) Read(p []byte) (int, error) {
-	if len(c.rest) > 0 {
-		n := copy(p, c.rest)
-		c.rest = c.rest[n:]
-		return n, nil
-	}
-	if c.err != nil {
-		return 0, c.err
-	}
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	if c.ch == nil {
-		c.ch = make(chan readChunk)
-		go c.pump()
-	}
-	select {
-	case <-c.ctx.Done():
-		return 0, c.ctx.Err()
-	case k := <-c.ch:
-		n := copy(p, k.b)
-		c.rest, c.err = k.b[n:], k.err
-		if n == 0 && len(c.rest) == 0 {
-			return 0, c.err
-		}
-		return n, nil
-	}
-}
-
-// pump reads r into chunks for Read until an error, or ctx is done.
-func (c *ctxReader) pump() {
-	for {
-		b := make([]byte, 64<<10)
-		n, err := c.r.Read(b)
-		select {
-		case c.ch <- readChunk{b[:n], err}:
-		case <-c.ctx.Done():
-			return
-		}
-		if err != nil {
-			return
-		}
-	}
-}
+// cancelableReader returns a reader of r whose Read returns ctx.Err() as
+// soon as ctx is done (ctxio.Reader).
+var cancelableReader = ctxio.Reader
 
 // rolledBack says what an interrupted run that writes the database path
 // in one transaction kept: nothing. existed tells whether path existed
@@ -215,3 +139,11 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// The database helpers of cmd/internal/dbopen, under the names the
+// commands use.
+var (
+	openReadOnly  = dbopen.ReadOnly
+	asStep        = dbopen.AsStep
+	checkWritable = dbopen.CheckWritable
+)

@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 // TestInterruptReadingStdin interrupts (cancels the context of) commands
@@ -61,29 +62,6 @@ func TestInterruptReadingStdin(t *testing.T) {
 	}
 }
 
-func TestCancelableReader(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	// Everything is read while the context lives.
-	b, err := io.ReadAll(cancelableReader(ctx, strings.NewReader(strings.Repeat("x", 200000))))
-	if err != nil || len(b) != 200000 {
-		t.Fatalf("read %d bytes, %v", len(b), err)
-	}
-	// A blocked read returns when the context is cancelled.
-	r, w := io.Pipe()
-	defer w.Close()
-	cr := cancelableReader(ctx, r)
-	go func() {
-		w.Write([]byte("abc"))
-		time.Sleep(50 * time.Millisecond)
-		cancel()
-	}()
-	b, err = io.ReadAll(cr)
-	if string(b) != "abc" || !errors.Is(err, context.Canceled) {
-		t.Errorf("read %q, %v; want abc, context canceled", b, err)
-	}
-}
-
 // TestInterruptedMessage checks that an interrupted command never ends
 // with a bare "context canceled".
 func TestInterruptedMessage(t *testing.T) {
@@ -94,5 +72,42 @@ func TestInterruptedMessage(t *testing.T) {
 		[]string{"train", testdata, "--db", filepath.Join(t.TempDir(), "rp.sqlite"), "-q"})
 	if code != exitCanceled || !strings.HasPrefix(stderr.String(), "rpshogi: interrupted: ") || strings.Contains(stderr.String(), "context canceled") {
 		t.Errorf("exit %d: %q", code, stderr.String())
+	}
+}
+
+// TestVersion checks that --version prints the version, the commit line
+// and the digest of the compiled tables.
+func TestVersion(t *testing.T) {
+	code, out, errOut := runCmd("--version")
+	if code != exitOK || !strings.HasPrefix(out, "rpshogi ") || !strings.Contains(out, "\ncommit  ") ||
+		!strings.Contains(out, "\ntables  "+tables.Digest()+"\n") || !strings.Contains(out, "\n  table "+tables.Source+"\n") {
+		t.Errorf("--version: exit %d: %q %q", code, out, errOut)
+	}
+}
+
+// TestCompleteFlagValues runs the shell completion ("__complete", as the
+// scripts of "rpshogi completion bash|zsh|fish" do) of enumerated flag
+// values and of list items.
+func TestCompleteFlagValues(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"convert", "x.kif", "--to", ""}, "kif\nki2\ncsa\nsfen\n:4\n"},
+		{[]string{"convert", "x.kif", "--to", "k"}, "kif\nki2\n:4\n"},
+		{[]string{"ingest", "--handicap", "in"}, "include\tevery start position\n:4\n"},
+		{[]string{"train", "--handicap", ""}, "exclude\teven games only\ninclude\tevery start position\nonly\tany start but the even game\n:4\n"},
+		{[]string{"ingest", "--result", "resign,ma"}, "resign,mate\nresign,max-moves\nresign,matta\n:6\n"},
+		{[]string{"cra", "--algorithms", "simple,cra,"}, "simple,cra,ordered\nsimple,cra,cra-prob\n:6\n"},
+		{[]string{"cra", "--subset", ""}, "all\nodd\neven\n:4\n"},
+		{[]string{"model", "fit", "--without", "c"}, "category\ncra\n:6\n"},
+		{[]string{"sql", "--db", ""}, "sqlite\nsqlite3\ndb\n:8\n"},
+		{[]string{"cra", "--to", ""}, ":0\n"}, // a move number, not a format
+	}
+	for _, tt := range tests {
+		code, out, errOut := runCmd(append([]string{"__complete"}, tt.args...)...)
+		if code != exitOK || out != tt.want {
+			t.Errorf("__complete %q: exit %d:\n%q\nwant\n%q (%s)", tt.args, code, out, tt.want, errOut)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rpshogi/rpshogi/cmd/internal/sqlshell"
 )
 
 // trainedDB trains a database on the test records and returns its path.
@@ -154,9 +157,9 @@ func TestSQLStreamsRows(t *testing.T) {
 	}
 	// The table is sized by its first rows; later ones follow in the same
 	// columns.
-	code, out, _ = runCmd("sql", "--db", db, "--limit", "0", fmt.Sprintf("SELECT x, 'r' || x AS label FROM (%s) LIMIT %d", endless, sqlTableBuffer+500))
+	code, out, _ = runCmd("sql", "--db", db, "--limit", "0", fmt.Sprintf("SELECT x, 'r' || x AS label FROM (%s) LIMIT %d", endless, sqlshell.TableBuffer+500))
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if code != exitOK || len(lines) != sqlTableBuffer+503 || lines[0] != "   x  label" || lines[2] != "   1  r1" ||
+	if code != exitOK || len(lines) != sqlshell.TableBuffer+503 || lines[0] != "   x  label" || lines[2] != "   1  r1" ||
 		lines[len(lines)-2] != "1500  r1500" || lines[len(lines)-1] != "(1500 rows)" {
 		t.Errorf("a long table: exit %d, %d lines: %q ... %q", code, len(lines), lines[:min(3, len(lines))], lines[max(0, len(lines)-2):])
 	}
@@ -194,5 +197,38 @@ func TestCommandErrorsNameTheirStep(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a command created %s", missing)
+	}
+}
+
+// TestSQLSchema checks that --schema lists the training database's tables
+// and views with their columns, as text and JSON, and refuses a query.
+func TestSQLSchema(t *testing.T) {
+	db := trainedDB(t, t.TempDir())
+	code, out, errOut := runCmd("sql", "--db", db, "--schema")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"games (table, ", "probabilities (view, ", "category_counts (table, ", "\n  digest ", "\n  id      INTEGER primary key"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--schema lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runCmd("sql", "--db", db, "--schema", "--json")
+	var rels []sqlshell.Relation
+	if err := json.Unmarshal([]byte(out), &rels); code != exitOK || err != nil {
+		t.Fatalf("--json: exit %d, %v: %s", code, err, errOut)
+	}
+	names := map[string]string{}
+	for _, r := range rels {
+		names[r.Name] = r.Type
+		if len(r.Columns) == 0 || !strings.HasPrefix(r.SQL, "CREATE ") {
+			t.Errorf("%s: %d columns, sql %q", r.Name, len(r.Columns), r.SQL)
+		}
+	}
+	if names["games"] != "table" || names["probabilities"] != "view" || names["meta"] != "table" {
+		t.Errorf("relations %v", names)
+	}
+	if code, _, errOut := runCmd("sql", "--db", db, "--schema", "SELECT 1"); code != exitUsage {
+		t.Errorf("--schema with a query: exit %d: %s", code, errOut)
 	}
 }

@@ -3,14 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
-	"github.com/rpshogi/rpshogi/ingest"
+	"github.com/rpshogi/rpshogi/cmd/internal/atomicfile"
+	"github.com/rpshogi/rpshogi/cmd/internal/tablegen"
 	"github.com/rpshogi/rpshogi/tables"
-	"github.com/rpshogi/rpshogi/train"
 	"github.com/spf13/cobra"
 )
 
@@ -73,7 +70,7 @@ without touching it.`,
 
 func runTables(ctx context.Context, opts *tablesOptions) error {
 	if opts.Out != "" {
-		if err := checkTableOut(opts.Out, opts.UpdateCommitted); err != nil {
+		if err := tablegen.CheckOut(opts.Out, opts.UpdateCommitted); err != nil {
 			return err
 		}
 	}
@@ -81,7 +78,7 @@ func runTables(ctx context.Context, opts *tablesOptions) error {
 	var prov tables.Provenance
 	var err error
 	if opts.Corpus != "" {
-		src, prov, err = corpusTable(ctx, opts.Corpus)
+		src, prov, err = tablegen.FromCorpus(ctx, opts.Corpus)
 	} else {
 		src, prov, err = tableFromDB(ctx, opts.DB)
 	}
@@ -100,151 +97,9 @@ func runTables(ctx context.Context, opts *tablesOptions) error {
 	return nil
 }
 
-// checkTableOut checks, before any work, that the table can be written
-// to out: its folder exists (no folder is created), it is not a folder,
-// and it is not the committed table of an rpshogi source tree unless
-// updateCommitted.
-func checkTableOut(out string, updateCommitted bool) error {
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return fmt.Errorf("tables: %w", err)
-	}
-	dir := filepath.Dir(abs)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return fmt.Errorf("tables: cannot write %s: the folder %s does not exist (tables creates no folder)", out, filepath.Dir(out))
-	}
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-		return fmt.Errorf("tables: %s is a folder: give the file to write", out)
-	}
-	if root, ok := moduleRootAt(dir); ok && !updateCommitted {
-		committed := filepath.Join(root, "tables", "probabilities_gen.go")
-		if same(abs, committed) {
-			return fmt.Errorf("tables: %s is the committed table of the source tree %s: pass --update-committed to replace it (go generate ./tables does), or write elsewhere", out, root)
-		}
-	}
-	return nil
-}
+// tableFromDB is the pipeline's name for tablegen.FromDB.
+var tableFromDB = tablegen.FromDB
 
-// same reports whether the paths a and b name the same file (or would:
-// b's folder and base name are a's).
-func same(a, b string) bool {
-	if a == b {
-		return true
-	}
-	fa, errA := os.Stat(filepath.Dir(a))
-	fb, errB := os.Stat(filepath.Dir(b))
-	return errA == nil && errB == nil && os.SameFile(fa, fb) && filepath.Base(a) == filepath.Base(b)
-}
-
-// tableFromDB generates the table source from a training database.
-func tableFromDB(ctx context.Context, path string) ([]byte, tables.Provenance, error) {
-	var prov tables.Provenance
-	db, err := openReadOnly("tables", path)
-	if err != nil {
-		return nil, prov, err
-	}
-	defer db.Close()
-	t, err := train.ReadTally(ctx, db)
-	if err != nil {
-		return nil, prov, asStep("tables", err)
-	}
-	digest, err := train.CorpusDigest(ctx, db)
-	if err != nil {
-		return nil, prov, asStep("tables", err)
-	}
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&prov.Games); err != nil {
-		return nil, prov, fmt.Errorf("tables: counting games: %w", err)
-	}
-	prov.Source = "sha256:" + digest
-	prov.Positions = t.Positions
-	counts := make([]tables.Count, categorize.Count())
-	for _, c := range categorize.List() {
-		k := t.Cats[c.ID]
-		counts[c.ID] = tables.Count{Name: c.Name, NP: k.NP, NC: k.NC, MC: k.MC}
-	}
-	src, err := tables.Generate(prov, counts)
-	return src, prov, err
-}
-
-// tableKinds are the manifest kinds the committed table is trained on.
-var tableKinds = map[string]bool{"pro": true, "computer": true, "amateur": true, "pro-vs-computer": true, "pro-vs-amateur": true}
-
-// corpusTable trains on the real games of a corpus folder in a temporary
-// database and generates the table.
-func corpusTable(ctx context.Context, dir string) ([]byte, tables.Provenance, error) {
-	paths, err := manifestPaths(dir, tableKinds)
-	if err != nil {
-		return nil, tables.Provenance{}, err
-	}
-	tmp, err := os.MkdirTemp("", "rpshogi-tables-*")
-	if err != nil {
-		return nil, tables.Provenance{}, err
-	}
-	defer os.RemoveAll(tmp)
-	db := filepath.Join(tmp, "corpus.sqlite")
-	opts := train.Options{Ingest: ingest.Options{Filter: ingest.Filter{Handicap: ingest.HandicapInclude}}}
-	if _, err := train.Train(ctx, db, paths, opts); err != nil {
-		return nil, tables.Provenance{}, err
-	}
-	return tableFromDB(ctx, db)
-}
-
-// manifestPaths returns the files of a corpus folder whose MANIFEST.tsv
-// kind is in kinds, in manifest order.
-func manifestPaths(dir string, kinds map[string]bool) ([]string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		return nil, fmt.Errorf("tables: %w", err)
-	}
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	col := map[string]int{}
-	for i, h := range strings.Split(lines[0], "\t") {
-		col[h] = i
-	}
-	pc, ok1 := col["path"]
-	kc, ok2 := col["kind"]
-	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("tables: %s/MANIFEST.tsv has no path and kind columns", dir)
-	}
-	var paths []string
-	for n, l := range lines[1:] {
-		f := strings.Split(l, "\t")
-		if len(f) <= max(pc, kc) {
-			return nil, fmt.Errorf("tables: %s/MANIFEST.tsv:%d: short row", dir, n+2)
-		}
-		if kinds[f[kc]] {
-			paths = append(paths, filepath.Join(dir, f[pc]))
-		}
-	}
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("tables: %s/MANIFEST.tsv lists no real game", dir)
-	}
-	return paths, nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it over path, so that path is never left half-written.
-// Its folder must exist.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err = f.Write(data); err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
-}
+// writeFileAtomic writes data to path whole or not at all
+// (atomicfile.Write).
+var writeFileAtomic = atomicfile.Write

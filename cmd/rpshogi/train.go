@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
-	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/schollz/progressbar/v3"
@@ -120,8 +118,7 @@ func runTrain(ctx context.Context, opts *trainOptions) error {
 	topts.Ingest.Stdin = cancelableReader(ctx, opts.IO.In)
 	var bar *progressbar.ProgressBar
 	if !opts.Quiet && isTerminal(opts.IO.ErrOut) {
-		bar = newIngestBar(opts.IO.ErrOut)
-		bar.Describe("train")
+		bar = newInputBar(opts.IO.ErrOut, "train", opts.Paths, opts.Ingest.AllFiles)
 		topts.Progress = func(p train.Progress) {
 			bar.Describe(fmt.Sprintf("%d files, %d games, %d positions", p.Files, p.Games, p.Positions))
 			bar.Set64(p.Bytes)
@@ -171,25 +168,9 @@ func writeTrainSummary(opts *trainOptions, res *train.Result) error {
 			res.Total.Positions, opts.Arrow, train.CountsFile)
 	}
 	if opts.Top > 0 {
-		type row struct {
-			name   string
-			p      float64
-			np, nc int64
-		}
-		var rows []row
-		for _, c := range categorize.List() {
-			k := res.Total.Cats[c.ID]
-			if k.NC >= train.MinSamples {
-				rows = append(rows, row{c.Name, float64(k.NP) / float64(k.NC), k.NP, k.NC})
-			}
-		}
-		slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(b.p, a.p) })
 		fmt.Fprintf(w, "top categories (of those with n_c >= %d):\n", train.MinSamples)
-		for i, r := range rows {
-			if i == opts.Top {
-				break
-			}
-			fmt.Fprintf(w, "  %-24s p %6.2f%%  n_p %8d  n_c %8d\n", r.name, 100*r.p, r.np, r.nc)
+		for _, r := range res.Total.MostProbable(opts.Top) {
+			fmt.Fprintf(w, "  %-24s p %6.2f%%  n_p %8d  n_c %8d\n", r.Name, 100*r.P, r.NP, r.NC)
 		}
 	}
 	_, err := fmt.Fprintf(w, "elapsed: %s with %d workers\n", res.Elapsed.Round(time.Millisecond), res.Report.Workers)

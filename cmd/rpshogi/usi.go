@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/version"
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/spf13/cobra"
 )
@@ -33,5 +34,7 @@ Point a shogi GUI at "rpshogi usi", or type "usi", "isready",
 }
 
 func runUSI(ctx context.Context, opts *usiOptions) error {
-	return engine.RunUSI(opts.IO.In, opts.IO.Out, engine.DefaultConfig())
+	cfg := engine.DefaultConfig()
+	cfg.Name += " " + version.Get().Short()
+	return engine.RunUSI(opts.IO.In, opts.IO.Out, cfg)
 }

@@ -111,9 +111,10 @@ func evalGame(rec *kifu.Record, w []float32) (*gameEval, error) {
 }
 
 // Evaluate measures how well the model md predicts the moves played in
-// the games read from paths, exactly as train.Evaluate measures the
-// counts (same positions, same metrics: opts.Exclude leaves out the
-// games trained on), with a calibration table. The sums are taken in the
+// the games read from paths, as the counts are measured (train.EvalGames
+// and train.Scores, as in cmd/internal/lab/evaluate: same positions, same
+// metrics; opts.Exclude leaves out the games trained on), with a
+// calibration table. The sums are taken in the
 // games' order, so the result does not depend on the number of workers.
 func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOptions) (*Evaluation, error) {
 	ev := &Evaluation{}

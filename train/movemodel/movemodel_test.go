@@ -19,6 +19,7 @@ import (
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/ingest"
+	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/train"
 )
@@ -187,12 +188,30 @@ func TestStoreGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := train.Evaluate(ctx, &train.Tally{}, paths, train.EvalOptions{})
+	// The uniform baseline: every legal move scored alike.
+	var uniform train.Scores
+	_, _, err = train.EvalGames(ctx, paths, train.EvalOptions{}, func(rec *kifu.Record) (*train.Scores, error) {
+		var s train.Scores
+		pos, err := rec.StartPosition()
+		if err != nil {
+			return nil, err
+		}
+		var buf [kifu.MaxMoves]kifu.Move
+		var ones [kifu.MaxMoves]float64
+		for i := range ones {
+			ones[i] = 1
+		}
+		for _, n := range rec.Main.Moves {
+			s.Add(ones[:len(pos.GenerateMoves(kifu.LegalAll, buf[:0]))], 0)
+			pos.DoMove(n.Move)
+		}
+		return &s, nil
+	}, func(s *train.Scores) { uniform.Merge(s) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mev.Positions != ev.Positions || mev.Model != ev.Uniform {
-		t.Fatalf("zero model on %d positions: %+v; uniform on %d: %+v", mev.Positions, mev.Model, ev.Positions, ev.Uniform)
+	if mev.Positions != uniform.Positions() || mev.Model != uniform.Metrics() {
+		t.Fatalf("zero model on %d positions: %+v; uniform on %d: %+v", mev.Positions, mev.Model, uniform.Positions(), uniform.Metrics())
 	}
 }
 

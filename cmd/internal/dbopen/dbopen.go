@@ -1,4 +1,9 @@
-package main
+// Package dbopen opens the SQLite databases of rpshogi's commands with
+// errors that name the real cause: read-only opening (ReadOnly) that
+// creates no file beside the database, the check before a command writes
+// one (CheckWritable), and errors renamed for the command step that met
+// them (AsStep).
+package dbopen
 
 import (
 	"bytes"
@@ -11,12 +16,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	_ "github.com/mattn/go-sqlite3" // the driver "sqlite3"
 )
 
 // sqliteMagic starts every SQLite database file.
 const sqliteMagic = "SQLite format 3\x00"
 
-// openReadOnly opens the SQLite database at path for reading only, for
+// ReadOnly opens the SQLite database at path for reading only, for
 // the command step (the prefix of its errors): the file is opened
 // read-only (mode=ro) and every statement runs with PRAGMA query_only. A
 // database in rollback-journal mode is read without creating any file
@@ -25,7 +32,7 @@ const sqliteMagic = "SQLite format 3\x00"
 // immutable when no -wal file holds changes, and refused with the reason
 // otherwise. Errors name the real cause (missing file, permission, not a
 // database).
-func openReadOnly(step, path string) (*sql.DB, error) {
+func ReadOnly(step, path string) (*sql.DB, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -94,18 +101,20 @@ func openSQLiteRO(path string, immutable bool) (*sql.DB, error) {
 	return db, nil
 }
 
-// stepError is err with the package prefix of its message ("train: ",
-// "ingest: ") replaced by the command's step, so that an error names the
+// A StepError is an error whose package prefix ("train: ", "ingest: ")
+// is replaced by the command's step, so that an error names the
 // command the user ran; errors.Is and As still see err.
-type stepError struct {
+type StepError struct {
 	msg string
 	err error
 }
 
-func (e *stepError) Error() string { return e.msg }
-func (e *stepError) Unwrap() error { return e.err }
+func (e *StepError) Error() string { return e.msg }
+func (e *StepError) Unwrap() error { return e.err }
 
-func asStep(step string, err error) error {
+// AsStep returns err with its package prefix replaced by step (nil if err
+// is nil).
+func AsStep(step string, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -114,18 +123,18 @@ func asStep(step string, err error) error {
 		msg = strings.TrimPrefix(msg, p)
 	}
 	if strings.HasPrefix(msg, step+": ") {
-		return &stepError{msg, err}
+		return &StepError{msg, err}
 	}
-	return &stepError{step + ": " + msg, err}
+	return &StepError{step + ": " + msg, err}
 }
 
-// checkWritable checks, before a command writes the database at path,
+// CheckWritable checks, before a command writes the database at path,
 // that it can: the file, if it exists, is a file the user can write, and
 // its folder exists and is writable (SQLite writes its journal beside
 // the database). It names the real cause, where SQLite would report a
 // folder the user cannot write as "no such file or directory". It
 // probes the folder by creating and removing a temporary file.
-func checkWritable(step, path string) error {
+func CheckWritable(step, path string) error {
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(path)
 	switch {

@@ -1,4 +1,4 @@
-package train
+package evaluate
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/train"
 )
 
 // PaperRow is a row of Table 1 of Tsuruoka, Yokoyama and Chikayama (ICGA
@@ -66,7 +67,7 @@ var PaperTable1 = []PaperRow{
 // MinSamples is the n_c below which WritePaperComparison leaves a
 // category out of a range (and marks a single category's P with "?"):
 // too few positions to say anything.
-const MinSamples = 30
+const MinSamples = train.MinSamples
 
 // Comparison is a row of Table 1 beside what counts t give.
 type Comparison struct {
@@ -81,7 +82,7 @@ type Comparison struct {
 }
 
 // ComparePaper returns Table 1 with the probabilities of t beside it.
-func ComparePaper(t *Tally) ([]Comparison, error) {
+func ComparePaper(t *train.Tally) ([]Comparison, error) {
 	var out []Comparison
 	for _, r := range PaperTable1 {
 		c := Comparison{PaperRow: r, Ours: "-"}
@@ -89,7 +90,7 @@ func ComparePaper(t *Tally) ([]Comparison, error) {
 		for _, name := range r.Names {
 			id, ok := categorize.Lookup(name)
 			if !ok {
-				return nil, fmt.Errorf("train: Table 1 row %q names no category %q", r.Category, name)
+				return nil, fmt.Errorf("evaluate: Table 1 row %q names no category %q", r.Category, name)
 			}
 			k := t.Cats[id]
 			c.NP += k.NP
@@ -120,7 +121,7 @@ func ComparePaper(t *Tally) ([]Comparison, error) {
 func pct(p float64) string { return fmt.Sprintf("%.1f%%", 100*p) }
 
 // WritePaperComparison writes ComparePaper(t) as a Markdown table.
-func WritePaperComparison(w io.Writer, t *Tally) error {
+func WritePaperComparison(w io.Writer, t *train.Tally) error {
 	rows, err := ComparePaper(t)
 	if err != nil {
 		return err

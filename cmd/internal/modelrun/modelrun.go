@@ -1,0 +1,184 @@
+// Package modelrun runs the steps of "rpshogi model" on a training
+// database: fitting the learned move model on its games and storing it
+// (Fit), reading its model when it has one (ReadIfAny, Source) and writing
+// a model as Go source for the engine (WriteGo). The model itself is
+// train/movemodel's.
+package modelrun
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/cmd/internal/atomicfile"
+	"github.com/rpshogi/rpshogi/cmd/internal/dbopen"
+	"github.com/rpshogi/rpshogi/train"
+	"github.com/rpshogi/rpshogi/train/movemodel"
+)
+
+// The defaults of "model fit", which the pipeline uses.
+const (
+	DefaultIterations = 100
+	DefaultL2         = 1e-5
+)
+
+// ReadIfAny returns the move model of the training database db, or nil
+// when it has none (no fit yet, or a database from before the model).
+func ReadIfAny(ctx context.Context, db *sql.DB) (*movemodel.Model, error) {
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'model_runs'`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("train: reading the model: %w", err)
+	}
+	if n > 0 {
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM model_runs`).Scan(&n); err != nil {
+			return nil, fmt.Errorf("train: reading the model: %w", err)
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return movemodel.Read(ctx, db)
+}
+
+// Source returns the move model of the training database at path as Go
+// source (tables/model_gen.go), with the model; nil, nil when the database
+// has none. Errors are those of the command step.
+func Source(ctx context.Context, step, path string) ([]byte, *movemodel.Model, error) {
+	db, err := dbopen.ReadOnly(step, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	md, err := ReadIfAny(ctx, db)
+	if err != nil || md == nil {
+		return nil, nil, err
+	}
+	src, err := movemodel.Generate(md)
+	if err != nil {
+		return nil, nil, err
+	}
+	return src, md, nil
+}
+
+// FitOptions configures Fit.
+type FitOptions struct {
+	DB    string // the training database (written: the model is stored in it)
+	Out   string // if not "", also write the model as Go source to this file
+	Arrow string // if not "", also write the training examples into this folder
+	Data  movemodel.DataOptions
+	Fit   movemodel.FitOptions
+	// Desc describes the options in model_runs.
+	Desc string
+	// Progress, if set, is called after each iteration instead of the
+	// line Fit prints every tenth.
+	Progress func(it int, objective, loglik float64)
+}
+
+// Fit fits the move model on the games counted in the training database
+// opts.DB and stores it there (replacing its model), printing what it
+// does to w and every tenth iteration to progress (or calling
+// opts.Progress).
+func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
+	db, err := train.OpenWritable(opts.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	start := time.Now()
+	games, err := movemodel.ReadGames(ctx, db)
+	if err != nil {
+		return err
+	}
+	ds, err := movemodel.Collect(ctx, games, opts.Data)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "games %d (%d left out by weight 0), positions %d (+%d forced, left out), legal moves %d, features %d, %.1fs\n",
+		ds.Games, ds.Skipped, ds.Positions, ds.Forced, ds.Moves, fm.NumFeatures(), time.Since(start).Seconds())
+	if opts.Arrow != "" {
+		if err := movemodel.WriteExamples(opts.Arrow, ds); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", filepath.Join(opts.Arrow, movemodel.ExamplesFile))
+	}
+	fo := opts.Fit
+	fo.Progress = func(it int, obj, ll float64) {
+		if it%10 == 0 || it == fo.Iterations {
+			fmt.Fprintf(progress, "iteration %d: objective %.5f, training loglik %.5f\n", it, obj, ll)
+		}
+	}
+	if opts.Progress != nil {
+		fo.Progress = opts.Progress
+	}
+	res, err := movemodel.Fit(ctx, ds, fo)
+	if err != nil {
+		return err
+	}
+	md, err := movemodel.Write(ctx, db, movemodel.RunInfo{Data: ds, Result: res, Options: opts.Desc})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "fitted in %d iterations (%d evaluations): objective %.5f, training loglik %.5f; %s into %s (%.1fs)\n",
+		res.Iterations, res.Evaluations, res.Objective, res.LogLik, md.Digest, opts.DB, time.Since(start).Seconds())
+	if opts.Out != "" {
+		return WriteGo(md, opts.Out, w)
+	}
+	return nil
+}
+
+// WriteGo writes md as Go source to the file out (whole or not at all)
+// and says so on w.
+func WriteGo(md *movemodel.Model, out string, w io.Writer) error {
+	src, err := movemodel.Generate(md)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(out, src); err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	fmt.Fprintf(w, "wrote %s\n", out)
+	return nil
+}
+
+// ParseWeights reads the values of "model fit --weight": SUBSTRING=W,
+// W >= 0, in order (the first match wins).
+func ParseWeights(ws []string) ([]movemodel.SourceWeight, error) {
+	var out []movemodel.SourceWeight
+	for _, w := range ws {
+		s, v, ok := strings.Cut(w, "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if !ok || s == "" || err != nil || f < 0 {
+			return nil, fmt.Errorf("--weight %q: want SUBSTRING=W with W >= 0", w)
+		}
+		out = append(out, movemodel.SourceWeight{Contains: s, Weight: f})
+	}
+	return out, nil
+}
+
+// ParseGroups reads the feature groups of "model fit --without".
+func ParseGroups(names []string) ([]fm.Group, error) {
+	var out []fm.Group
+	for _, n := range names {
+		g, ok := fm.ParseGroup(n)
+		if !ok {
+			return nil, fmt.Errorf("--without %q: no such group (%s)", n, GroupList())
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// GroupList is the names of the feature groups, comma-separated.
+func GroupList() string {
+	var s []string
+	for g := range fm.GroupNB {
+		s = append(s, g.String())
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,92 @@
+package progress
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rpshogi/rpshogi/ingest"
+)
+
+func TestETA(t *testing.T) {
+	tests := []struct {
+		elapsed     time.Duration
+		done, total int64
+		want        time.Duration
+	}{
+		{10 * time.Second, 1, 4, 30 * time.Second},
+		{time.Minute, 30, 40, 20 * time.Second},
+		{time.Minute, 0, 40, 0},
+		{time.Minute, 40, 40, 0},
+	}
+	for _, tt := range tests {
+		if got := ETA(tt.elapsed, tt.done, tt.total); got != tt.want {
+			t.Errorf("ETA(%v, %d, %d) = %v, want %v", tt.elapsed, tt.done, tt.total, got, tt.want)
+		}
+	}
+}
+
+// TestInputBytes checks the total of plain files and folders (record
+// files only, links skipped) and that it is unknown for standard input,
+// patterns and archives.
+func TestInputBytes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, n int) string {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, bytes.Repeat([]byte("x"), n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a := write("a.kif", 100)
+	write("games/b.csa", 30)
+	write("games/notes.txt", 7)
+	write("games/deep/c.KI2", 5)
+	os.Symlink(a, filepath.Join(dir, "games", "link.kif"))
+	withZip := filepath.Join(dir, "z")
+	write("z/d.zip", 9)
+	tests := []struct {
+		paths []string
+		exts  map[string]bool
+		want  int64
+	}{
+		{[]string{a}, ingest.RecordExts, 100},
+		{[]string{filepath.Join(dir, "games")}, ingest.RecordExts, 35},
+		{[]string{filepath.Join(dir, "games")}, nil, 42},
+		{[]string{a, filepath.Join(dir, "games")}, ingest.RecordExts, 135},
+		{[]string{"-"}, ingest.RecordExts, -1},
+		{[]string{filepath.Join(dir, "*.kif")}, ingest.RecordExts, -1},
+		{[]string{withZip}, ingest.RecordExts, -1},
+		{[]string{filepath.Join(dir, "missing")}, ingest.RecordExts, -1},
+	}
+	for _, tt := range tests {
+		if got := InputBytes(tt.paths, tt.exts); got != tt.want {
+			t.Errorf("InputBytes(%v) = %d, want %d", tt.paths, got, tt.want)
+		}
+	}
+}
+
+// TestBarShowsTotal checks that a bar with a known total shows it, and a
+// spinner does not pretend to know one.
+func TestBarShowsTotal(t *testing.T) {
+	var b bytes.Buffer
+	bar := Bar(&b, "model fit", 100, false)
+	bar.Set(40)
+	time.Sleep(120 * time.Millisecond)
+	bar.Set(50)
+	if s := b.String(); !strings.Contains(s, "model fit") || !strings.Contains(s, "50/100") || !strings.Contains(s, "50%") {
+		t.Errorf("bar with a total: %q", s)
+	}
+	b.Reset()
+	sp := Bar(&b, "ingest", -1, true)
+	sp.Set64(2048)
+	time.Sleep(120 * time.Millisecond)
+	sp.Set64(4096)
+	if s := b.String(); !strings.Contains(s, "ingest") || strings.Contains(s, "%") {
+		t.Errorf("spinner: %q", s)
+	}
+}
