@@ -152,3 +152,21 @@ func BenchmarkEvaluate(b *testing.B) {
 		})
 	}
 }
+
+// TestThreadsEval checks that the helper threads of a search evaluate as
+// the main thread does.
+func TestThreadsEval(t *testing.T) {
+	s := newTestSearcher()
+	s.Threads, s.Eval = 2, EvalLearned
+	pos := kifutest.MustSFEN(t, benchPositions[0].sfen)
+	s.Search(pos, Limits{Nodes: 20000}, nil)
+	s.Wait()
+	if len(s.smp.helpers) == 0 {
+		t.Fatal("no helper thread")
+	}
+	for i, h := range s.smp.helpers {
+		if h.Eval != s.Eval {
+			t.Errorf("helper %d evaluates with %v, the main thread %v", i, h.Eval, s.Eval)
+		}
+	}
+}
