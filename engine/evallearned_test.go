@@ -100,7 +100,7 @@ func TestEvalKindCache(t *testing.T) {
 func TestUSIEvalOption(t *testing.T) {
 	p := startLoop(t, Config{Name: "test-engine"})
 	p.send("usi")
-	p.expect("option name Eval type combo default learned var hand var learned", time.Second)
+	p.expect("option name Eval type combo default hand var hand var learned", time.Second)
 	p.expect("usiok", time.Second)
 	p.send("setoption name Eval value nonsense")
 	p.expect("info string option Eval", time.Second)

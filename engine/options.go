@@ -61,7 +61,7 @@ func newOptions() *options {
 			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, help: "search threads (lazy SMP, engine/smp.go; 1: deterministic)"},
-		{name: "Eval", kind: "combo", def: "learned", vars: []string{"hand", "learned"}, // Eval option (engine/evallearned.go)
+		{name: "Eval", kind: "combo", def: "hand", vars: []string{"hand", "learned"}, // Eval option (engine/evallearned.go)
 			help: "static evaluation: hand-set (material, placement, king safety) or learned from the results of real games"},
 	}}
 	for _, x := range o.list {
