@@ -94,6 +94,8 @@ func newOptions() *options {
 		{name: "ThreatDefendScale", kind: "spin", def: "100", min: 0, max: 100, help: "threat quiescence: percent of the opponent's stronger threat that standing pat costs"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, help: "search threads (lazy SMP, engine/smp.go; 1: deterministic)"},
+		{name: "Eval", kind: "combo", def: "hand", vars: []string{"hand", "learned"}, // Eval option (engine/evallearned.go)
+			help: "static evaluation: hand-set (material, placement, king safety) or learned from the results of real games"},
 	}}
 	for _, x := range o.list {
 		x.value = x.def
@@ -157,4 +159,12 @@ func (o *options) mode() Mode {
 func (o *options) craMode() CRAMode {
 	m, _ := ParseCRAMode(o.find("CRA").value)
 	return m
+}
+
+// evalKind returns the Eval option's evaluation.
+func (o *options) evalKind() EvalKind {
+	if o.find("Eval").value == "learned" {
+		return EvalLearned
+	}
+	return EvalHand
 }

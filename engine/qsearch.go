@@ -209,12 +209,12 @@ type evalEntry struct {
 // direct-mapped cache by position key: quiescence searches of successive
 // iterations and transpositions evaluate the same positions again.
 func (s *Searcher) evaluate() Value {
-	key := s.pos.Key()
+	key := s.pos.Key() ^ s.Eval.cacheSalt()
 	e := &s.evalCache[key&(evalCacheSize-1)]
 	if e.ok && e.key == key {
 		return s.noise.apply(key, e.value)
 	}
-	v := Evaluate(s.pos)
+	v := s.Eval.Evaluate(s.pos)
 	*e = evalEntry{key: key, value: v, ok: true}
 	return s.noise.apply(key, v) // the Bayesian search's leaf noise (engine/bayes_noise.go)
 }

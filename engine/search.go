@@ -146,6 +146,7 @@ type Searcher struct {
 	Coster Coster
 	Mode   Mode
 	CRA    CRAMode      // Candidate Relevance Analysis in the main search (engine/cra.go)
+	Eval   EvalKind     // the static evaluation (Eval option, engine/evallearned.go)
 	cra    *cra.Orderer // its analyzer, made on first use
 	// Threats are the threat stacks' options (engine/threatsearch.go);
 	// ts is their state, made on first use.

@@ -141,6 +141,7 @@ func TestHelperSettings(t *testing.T) {
 	s.NodeMatePlies, s.dfpnBudget, s.threeBudget = 1, 900, 700
 	s.NodeMateNodes = 77
 	s.Threats = DefaultThreatOptions(ThreatQSearch)
+	s.Eval = EvalLearned
 	pos, err := kifu.ParseSFEN(benchPositions[0].sfen)
 	if err != nil {
 		t.Fatal(err)
@@ -159,10 +160,11 @@ func TestHelperSettings(t *testing.T) {
 		nodeMate                uint64
 		threats                 ThreatOptions
 		noNull, noExt, noThreat bool
+		eval                    EvalKind
 	}
 	get := func(x *Searcher) settings {
 		return settings{x.Mode, x.FullWidth, x.qopts, x.NodeMatePlies, x.dfpnBudget, x.threeBudget, x.NodeMateNodes,
-			x.Threats, x.noNull, x.noExtensions, x.noThreat}
+			x.Threats, x.noNull, x.noExtensions, x.noThreat, x.Eval}
 	}
 	if got, want := get(h), get(s); got != want {
 		t.Errorf("helper settings %+v, main %+v", got, want)

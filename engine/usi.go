@@ -230,7 +230,7 @@ func (u *usi) handle(line string) (quit bool) {
 			u.out.println("info string no position: %v", u.posErr)
 			break
 		}
-		u.out.println("info string eval %d", Evaluate(u.pos))
+		u.out.println("info string eval %d", u.opts.evalKind().Evaluate(u.pos))
 	default:
 		u.out.println("info string unknown command %q", clip(f[0], 40))
 	}
@@ -367,6 +367,7 @@ func (u *usi) goCmd(args []string) {
 	s.Threads = u.opts.int("Threads")
 	// Threat stacks (engine/threatsearch.go).
 	s.Threats = u.opts.threatOptions()
+	s.Eval = u.opts.evalKind()
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {

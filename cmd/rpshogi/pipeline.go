@@ -37,6 +37,7 @@ const (
 	pipelineArrow  = "arrow"
 	pipelineTable  = "probabilities_gen.go"
 	pipelineModel  = "model_gen.go"
+	pipelineEval   = "eval_gen.go"
 	pipelineEngine = "rpshogi-engine"
 	pipelineData   = "data"
 	pipelineSource = "pipeline.json"
@@ -74,8 +75,11 @@ archives; the bundled self-play collection when no PATH is given):
   3. model fit: the learned move model (as "rpshogi model fit" with its
      defaults) on every game of the database, its weights into the
      database (table model_weights) and as Go source, DIR/model_gen.go;
+     then the learned evaluation (as "rpshogi evalfit" with its defaults)
+     on the games with a result, into the database (eval_weights) and
+     DIR/eval_gen.go;
   4. build-engine: the USI engine compiled with that table and that model
-     (USI option Probability=model), DIR/rpshogi-engine (needs the Go
+     (USI options Probability=model, Eval=learned), DIR/rpshogi-engine (needs the Go
      toolchain and the source tree: checked before step 1; --no-engine
      stops after step 3).
 
@@ -204,6 +208,12 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	if err != nil {
 		return fmt.Errorf("pipeline: %w", err)
 	}
+	// 3b. the learned evaluation, on the same games (none when they have no results)
+	evalPath := filepath.Join(opts.Out, pipelineEval)
+	evalSrc, err := fitEvalPipelineStep(ctx, fitIO, dbPath, evalPath)
+	if err != nil {
+		return interrupted(ctx, asStep("pipeline", err), "in step 3: "+dbPath+", "+tablePath+" and "+modelPath+" are written; the evaluation was not (run the pipeline again to finish)")
+	}
 
 	w := opts.IO.Out
 	if opts.NoEngine {
@@ -217,7 +227,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	stage(4, "build the engine")
 	enginePath := filepath.Join(opts.Out, pipelineEngine)
 	stopSpin = spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[4/%d] go build", pipelineSteps))
-	err = buildEngine(ctx, table, model, enginePath)
+	err = buildEngine(ctx, table, model, enginePath, evalSrc)
 	stopSpin()
 	if err != nil {
 		return interrupted(ctx, err, "in step 4: "+dbPath+", "+tablePath+" and "+modelPath+" are written; the engine was not built (run the pipeline again to finish)")

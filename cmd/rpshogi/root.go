@@ -80,6 +80,7 @@ search engine.`,
 		newCRACmd(ios, nil),
 		newModelCmd(ios),
 		newTacticsCmd(ios),
+		newEvalFitCmd(ios),
 	)
 	registerCompletions(root)
 	return root

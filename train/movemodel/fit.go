@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/train/lbfgs"
 )
 
 // FitOptions configures Fit.
@@ -141,15 +142,12 @@ func block(ds *chunk, w, g []float64, scores []float64) float64 {
 //	-(1/W) Σ_x wt_x · log P(played move of x | x) + L2/2 · Σ_f w_f²
 //
 // (W the total weight) by L-BFGS from w = 0, with a backtracking (Armijo)
-// line search, for a fixed number of iterations. The result depends only
+// line search, for a fixed number of iterations (train/lbfgs). The result depends only
 // on ds and the options other than Workers.
 func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
-	nf := fm.NumFeatures()
 	obj := newObjective(ds, opts.Workers)
 	tw := max(ds.TotalWeight, 1e-12)
-	res := &Result{}
 	f := func(w, g []float64) (float64, float64, error) {
-		res.Evaluations++
 		loss, err := obj.eval(ctx, w, g)
 		if err != nil {
 			return 0, 0, err
@@ -161,103 +159,9 @@ func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
 		}
 		return loss/tw + opts.L2/2*pen, -loss / tw, nil
 	}
-	m := opts.Memory
-	if m <= 0 {
-		m = 10
-	}
-	x := make([]float64, nf)
-	g := make([]float64, nf)
-	fx, ll, err := f(x, g)
+	r, err := lbfgs.Minimize(fm.NumFeatures(), nil, f, lbfgs.Options{Iterations: opts.Iterations, Memory: opts.Memory, Progress: opts.Progress})
 	if err != nil {
 		return nil, err
 	}
-	var ss, ys [][]float64
-	var rhos []float64
-	d := make([]float64, nf)
-	xn := make([]float64, nf)
-	gn := make([]float64, nf)
-	alpha := make([]float64, m)
-	for it := range opts.Iterations {
-		// d = -H g by the two-loop recursion.
-		copy(d, g)
-		for k := len(ss) - 1; k >= 0; k-- {
-			alpha[k] = rhos[k] * dot(ss[k], d)
-			axpy(-alpha[k], ys[k], d)
-		}
-		if k := len(ss) - 1; k >= 0 {
-			scale(dot(ss[k], ys[k])/dot(ys[k], ys[k]), d)
-		} else {
-			scale(1/math.Sqrt(max(dot(g, g), 1e-300)), d)
-		}
-		for k := range ss {
-			beta := rhos[k] * dot(ys[k], d)
-			axpy(alpha[k]-beta, ss[k], d)
-		}
-		scale(-1, d)
-		gd := dot(g, d)
-		if gd >= 0 { // not a descent direction: restart from the gradient
-			ss, ys, rhos = nil, nil, nil
-			copy(d, g)
-			scale(-1/math.Sqrt(max(dot(g, g), 1e-300)), d)
-			gd = dot(g, d)
-		}
-		if gd == 0 {
-			break
-		}
-		t := 1.0
-		var fn, lln float64
-		for ls := 0; ; ls++ {
-			for i := range xn {
-				xn[i] = x[i] + t*d[i]
-			}
-			if fn, lln, err = f(xn, gn); err != nil {
-				return nil, err
-			}
-			if fn <= fx+1e-4*t*gd || ls == 30 {
-				break
-			}
-			t /= 2
-		}
-		s := make([]float64, nf)
-		y := make([]float64, nf)
-		for i := range s {
-			s[i] = xn[i] - x[i]
-			y[i] = gn[i] - g[i]
-		}
-		if sy := dot(s, y); sy > 1e-12 {
-			if len(ss) == m {
-				ss, ys, rhos = ss[1:], ys[1:], rhos[1:]
-			}
-			ss, ys, rhos = append(ss, s), append(ys, y), append(rhos, 1/sy)
-		}
-		x, xn = xn, x
-		g, gn = gn, g
-		fx, ll = fn, lln
-		res.Iterations = it + 1
-		if opts.Progress != nil {
-			opts.Progress(it+1, fx, ll)
-		}
-	}
-	res.Weights, res.Objective, res.LogLik = x, fx, ll
-	return res, nil
-}
-
-func dot(a, b []float64) float64 {
-	s := 0.0
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
-func axpy(a float64, x, y []float64) {
-	for i := range x {
-		y[i] += a * x[i]
-	}
-}
-
-func scale(a float64, x []float64) {
-	for i := range x {
-		x[i] *= a
-	}
+	return &Result{Weights: r.X, Objective: r.F, LogLik: r.Aux, Iterations: r.Iterations, Evaluations: r.Evaluations}, nil
 }

@@ -95,12 +95,14 @@ func Tools() (goBin, root string, err error) {
 const (
 	TableFile = "probabilities_gen.go"
 	ModelFile = "model_gen.go"
+	EvalFile  = "eval_gen.go"
 )
 
 // Build compiles cmd/rpshogi-engine into out, with table as
 // tables/probabilities_gen.go and model as tables/model_gen.go when they
-// are not nil.
-func Build(ctx context.Context, table, model []byte, out string) error {
+// are not nil, and eval[0] as tables/eval_gen.go (the learned evaluation)
+// when given and not nil.
+func Build(ctx context.Context, table, model []byte, out string, eval ...[]byte) error {
 	goBin, root, err := Tools()
 	if err != nil {
 		return err
@@ -116,6 +118,9 @@ func Build(ctx context.Context, table, model []byte, out string) error {
 	}
 	if model != nil {
 		files[ModelFile] = model
+	}
+	if len(eval) > 0 && eval[0] != nil {
+		files[EvalFile] = eval[0]
 	}
 	if len(files) > 0 {
 		tmp, err := os.MkdirTemp("", "rpshogi-build-*")

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEvalFitCmd trains a database on the test records, fits the
+// evaluation on it, writes it as Go source and scores it on the same
+// games (--include-trained), and checks the usage errors.
+func TestEvalFitCmd(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "rp.sqlite")
+	records := pipelineRecords(t)
+	if code, _, errOut := runCmd("train", "--handicap", "include", "--db", db, records); code != exitOK {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	out := filepath.Join(dir, "eval_gen.go")
+	code, stdout, errOut := runCmd("evalfit", "--db", db, "--iterations", "3", "--out", out, "--include-trained", "--handicap", "include", records)
+	if code != exitOK {
+		t.Fatalf("evalfit: exit %d: %s%s", code, stdout, errOut)
+	}
+	for _, want := range []string{"fitted in 3 iterations", "wrote " + out, "held out:", "learned ", "hand ", "constant "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, args := range [][]string{{"evalfit"}, {"evalfit", "--db", db, "--weight", "x"}, {"evalfit", "--db", db, "--weight", "x=-1"}} {
+		if code, _, _ := runCmd(args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want a usage error", args, code)
+		}
+	}
+}

@@ -1,0 +1,317 @@
+// Package evalfeat defines the features of the learned evaluation: the
+// engine's learned evaluation (engine.EvaluateLearned) is the sum of the
+// weights of a position's features, and train/evalfit fits those weights
+// on the positions of real games. Both extract the features with Append,
+// so they cannot disagree.
+//
+// Every feature belongs to one side: it is counted +1 for Black and -1
+// for White (N, see Feature), and defined from the side's own point of
+// view (its squares rotated for White, files mirrored where said), so that
+// one weight serves both colours and the evaluation is symmetric. The
+// groups:
+//
+//	tempo     1     the side to move
+//	material  16    a piece on the board, by type
+//	hand      38    the k-th piece in hand of a type (pawns 1..18, lance..gold 1..4, bishop and rook 1..2)
+//	kp-own    13×153 a piece by type × its square relative to its own king (file distance 0..8 × rank offset -8..8)
+//	kp-enemy  13×153 the same relative to the enemy king
+//	rank      13×9  a piece by type × its rank (from its side's point of view)
+//	king      45    the king's square (files mirrored: 5 × 9 ranks)
+//	safety    16+9+117+1 enemy attacks on the king's zone beyond its defenders (0..15),
+//	                the zone squares attacked at all (0..8), enemy non-pawn pieces
+//	                in hand (0..12) × empty zone squares (0..8), no own piece in front of the king
+//	mobility  5×21  squares attacked by a lance, bishop, rook, horse, dragon (0..20)
+package evalfeat
+
+import (
+	"fmt"
+
+	"github.com/rpshogi/rpshogi/kifu"
+)
+
+// Version numbers the feature layout; a weight table fitted with another
+// version must be fitted again.
+const Version = 1
+
+// Feature is an active feature of a position: its ID and its count N,
+// positive for Black's features and negative for White's.
+type Feature struct {
+	ID uint16
+	N  int16
+}
+
+// Unit is the fixed point of the weights the engine compiles in: a
+// weight of Unit is one centipawn.
+const Unit = 32
+
+// MaxActive bounds the number of features Append appends for one
+// position (a feature may appear more than once).
+const MaxActive = 320
+
+// Sizes of the groups.
+const (
+	relSquares  = 9 * 17 // file distance 0..8 × rank offset -8..8
+	kpKinds     = 13     // the piece types other than the king
+	handSlots   = 18 + 4*4 + 2*2
+	kingSquares = 5 * 9
+	attackNB    = 16
+	attackedNB  = 9
+	handDropNB  = 13 * 9
+	mobilityNB  = 21
+	mobileKinds = 5
+)
+
+// Offsets of the groups.
+const (
+	offTempo     = 0
+	offMaterial  = offTempo + 1
+	offHand      = offMaterial + int(kifu.PieceTypeNB)
+	offKPOwn     = offHand + handSlots
+	offKPEnemy   = offKPOwn + kpKinds*relSquares
+	offRank      = offKPEnemy + kpKinds*relSquares
+	offKing      = offRank + kpKinds*9
+	offAttack    = offKing + kingSquares
+	offAttacked  = offAttack + attackNB
+	offHandDrop  = offAttacked + attackedNB
+	offOpenFront = offHandDrop + handDropNB
+	offMobility  = offOpenFront + 1
+	numFeatures  = offMobility + mobileKinds*mobilityNB
+)
+
+// NumFeatures returns the number of feature IDs.
+func NumFeatures() int { return numFeatures }
+
+// kpKind maps a non-king piece type to 0..12 (-1 for the king and none).
+var kpKind = [kifu.PieceTypeNB]int8{-1, 0, 1, 2, 3, 4, 5, 6, -1, 7, 8, 9, 10, 11, 12}
+
+// handBase is the first hand slot of each hand piece type, handMax its
+// number of slots.
+var (
+	handBase = [kifu.Gold + 1]int{kifu.Pawn: 0, kifu.Lance: 18, kifu.Knight: 22, kifu.Silver: 26, kifu.Gold: 30, kifu.Bishop: 34, kifu.Rook: 36}
+	handMax  = [kifu.Gold + 1]int{kifu.Pawn: 18, kifu.Lance: 4, kifu.Knight: 4, kifu.Silver: 4, kifu.Gold: 4, kifu.Bishop: 2, kifu.Rook: 2}
+)
+
+// mobileKind maps the sliders to 0..4 (-1 for the others).
+var mobileKind = [kifu.PieceTypeNB]int8{-1, -1, 0, -1, -1, 1, 2, -1, -1, -1, -1, -1, -1, 3, 4}
+
+// view returns s from c's point of view (rotated for White).
+func view(c kifu.Color, s kifu.Square) kifu.Square {
+	if c == kifu.White {
+		return s.Inverse()
+	}
+	return s
+}
+
+// rel is the square s relative to the king on k, both seen from the same
+// side: the file distance (mirrored) and the rank offset.
+func rel(s, k kifu.Square) int {
+	df := s.File() - k.File()
+	if df < 0 {
+		df = -df
+	}
+	return df*17 + s.Rank() - k.Rank() + 8
+}
+
+// Append appends the features of p to buf and returns it. It allocates
+// nothing when buf has room for MaxActive more.
+func Append(p *kifu.Position, buf []Feature) []Feature {
+	tempo := int16(1)
+	if p.SideToMove() == kifu.White {
+		tempo = -1
+	}
+	buf = append(buf, Feature{uint16(offTempo), tempo})
+	occ := p.Occupied()
+	for c := kifu.Black; c <= kifu.White; c++ {
+		n := int16(1)
+		if c == kifu.White {
+			n = -1
+		}
+		ksq, eksq := p.KingSquare(c), p.KingSquare(c.Opp())
+		vk, vek := kifu.NoSquare, kifu.NoSquare
+		if ksq != kifu.NoSquare {
+			vk = view(c, ksq)
+		}
+		if eksq != kifu.NoSquare {
+			vek = view(c, eksq)
+		}
+		for bb := p.Pieces(c); bb.Any(); {
+			s := bb.Pop()
+			pc := p.PieceAt(s)
+			pt := pc.Type()
+			k := int(kpKind[pt])
+			if k < 0 {
+				continue
+			}
+			buf = append(buf, Feature{uint16(offMaterial + int(pt)), n})
+			vs := view(c, s)
+			if vk != kifu.NoSquare {
+				buf = append(buf, Feature{uint16(offKPOwn + k*relSquares + rel(vs, vk)), n})
+			}
+			if vek != kifu.NoSquare {
+				buf = append(buf, Feature{uint16(offKPEnemy + k*relSquares + rel(vs, vek)), n})
+			}
+			buf = append(buf, Feature{uint16(offRank + k*9 + vs.Rank() - 1), n})
+			if m := mobileKind[pt]; m >= 0 {
+				a := min(kifu.Attacks(pc, s, occ).Count(), mobilityNB-1)
+				buf = append(buf, Feature{uint16(offMobility + int(m)*mobilityNB + a), n})
+			}
+		}
+		h := p.Hand(c)
+		for pt := kifu.Pawn; pt <= kifu.Gold; pt++ {
+			for i := range min(h.Count(pt), handMax[pt]) {
+				buf = append(buf, Feature{uint16(offHand + handBase[pt] + i), n})
+			}
+		}
+		if ksq == kifu.NoSquare {
+			continue
+		}
+		f := vk.File()
+		if f > 5 {
+			f = 10 - f
+		}
+		buf = append(buf, Feature{uint16(offKing + (f-1)*9 + vk.Rank() - 1), n})
+		buf = appendSafety(p, c, ksq, n, buf)
+	}
+	return buf
+}
+
+// appendSafety appends the king-safety features of c's king on ksq.
+func appendSafety(p *kifu.Position, c kifu.Color, ksq kifu.Square, n int16, buf []Feature) []Feature {
+	them := c.Opp()
+	occ := p.Occupied()
+	zone := kifu.KingAttacks(ksq)
+	excess, attacked := 0, 0
+	for z := zone; z.Any(); {
+		s := z.Pop()
+		a := p.AttackersTo(them, s, occ).Count()
+		if a == 0 {
+			continue
+		}
+		attacked++
+		d := p.AttackersTo(c, s, occ).Count() - 1 // the king itself defends every square around it
+		if a > d {
+			excess += a - d
+		}
+	}
+	buf = append(buf,
+		Feature{uint16(offAttack + min(excess, attackNB-1)), n},
+		Feature{uint16(offAttacked + attacked), n})
+	eh := p.Hand(them)
+	if k := eh.Total() - eh.Count(kifu.Pawn); k > 0 {
+		empty := zone.AndNot(occ).Count()
+		buf = append(buf, Feature{uint16(offHandDrop + min(k, 12)*9 + empty), n})
+	}
+	front := kifu.PawnAttacks(c, ksq)
+	if front.Any() && p.Pieces(c).And(front).IsEmpty() {
+		buf = append(buf, Feature{uint16(offOpenFront), n})
+	}
+	return buf
+}
+
+// The IDs of the features, for a prior set by hand (engine.HandPrior).
+
+// TempoID is the ID of the side to move's feature.
+func TempoID() int { return offTempo }
+
+// MaterialID is the ID of a piece of type pt on the board.
+func MaterialID(pt kifu.PieceType) int { return offMaterial + int(pt) }
+
+// HandID is the ID of the i-th (from 0) piece of type pt in hand; -1 past
+// the slots of pt.
+func HandID(pt kifu.PieceType, i int) int {
+	if i >= handMax[pt] {
+		return -1
+	}
+	return offHand + handBase[pt] + i
+}
+
+// KPIDs are the IDs of a piece of type pt (not the king) at file distance
+// df (0..8) and rank offset dr (-8..8, its rank minus the king's, from its
+// side's point of view) from its own king and from the enemy king.
+func KPIDs(pt kifu.PieceType, df, dr int) (own, enemy int) {
+	k := int(kpKind[pt])
+	r := df*17 + dr + 8
+	return offKPOwn + k*relSquares + r, offKPEnemy + k*relSquares + r
+}
+
+// RankID is the ID of a piece of type pt (not the king) on rank r (1..9,
+// from its side's point of view).
+func RankID(pt kifu.PieceType, r int) int { return offRank + int(kpKind[pt])*9 + r - 1 }
+
+// ExcessAttackID is the ID of e (0..15) enemy attacks on the king's zone
+// beyond its defenders, AttackedID of a attacked zone squares (0..8).
+func ExcessAttackID(e int) int { return offAttack + e }
+
+// AttackedID is the ID of a (0..8) zone squares attacked by the enemy.
+func AttackedID(a int) int { return offAttacked + a }
+
+// HandDropID is the ID of n (1..12) enemy non-pawn pieces in hand with e
+// (0..8) empty squares in the king's zone.
+func HandDropID(n, e int) int { return offHandDrop + n*9 + e }
+
+// OpenFrontID is the ID of no own piece in front of the king.
+func OpenFrontID() int { return offOpenFront }
+
+// MobilityID is the ID of a slider of type pt (lance, bishop, rook, horse,
+// dragon) attacking a (0..20) squares; -1 for the other types.
+func MobilityID(pt kifu.PieceType, a int) int {
+	m := int(mobileKind[pt])
+	if m < 0 {
+		return -1
+	}
+	return offMobility + m*mobilityNB + a
+}
+
+// Name returns a readable name of feature id, e.g. "kp-own/silver/df1/dr-1".
+func Name(id int) string {
+	pieceName := func(k int) string {
+		for pt, x := range kpKind {
+			if int(x) == k {
+				return kifu.PieceType(pt).Name()
+			}
+		}
+		return "?"
+	}
+	relName := func(r int) string { return fmt.Sprintf("df%d/dr%+d", r/17, r%17-8) }
+	switch {
+	case id < 0 || id >= numFeatures:
+		return fmt.Sprintf("invalid/%d", id)
+	case id == offTempo:
+		return "tempo"
+	case id < offHand:
+		return "material/" + kifu.PieceType(id-offMaterial).Name()
+	case id < offKPOwn:
+		i := id - offHand
+		for pt := kifu.Pawn; pt <= kifu.Gold; pt++ {
+			if i >= handBase[pt] && i < handBase[pt]+handMax[pt] {
+				return fmt.Sprintf("hand/%s/%d", pt.Name(), i-handBase[pt]+1)
+			}
+		}
+	case id < offKPEnemy:
+		i := id - offKPOwn
+		return "kp-own/" + pieceName(i/relSquares) + "/" + relName(i%relSquares)
+	case id < offRank:
+		i := id - offKPEnemy
+		return "kp-enemy/" + pieceName(i/relSquares) + "/" + relName(i%relSquares)
+	case id < offKing:
+		i := id - offRank
+		return fmt.Sprintf("rank/%s/%d", pieceName(i/9), i%9+1)
+	case id < offAttack:
+		i := id - offKing
+		return fmt.Sprintf("king/file%d/rank%d", i/9+1, i%9+1)
+	case id < offAttacked:
+		return fmt.Sprintf("safety/excess-attacks/%d", id-offAttack)
+	case id < offHandDrop:
+		return fmt.Sprintf("safety/attacked-squares/%d", id-offAttacked)
+	case id < offOpenFront:
+		i := id - offHandDrop
+		return fmt.Sprintf("safety/enemy-hand%d/empty%d", i/9, i%9)
+	case id == offOpenFront:
+		return "safety/open-front"
+	default:
+		i := id - offMobility
+		names := [mobileKinds]string{"lance", "bishop", "rook", "horse", "dragon"}
+		return fmt.Sprintf("mobility/%s/%d", names[i/mobilityNB], i%mobilityNB)
+	}
+	return fmt.Sprintf("invalid/%d", id)
+}

@@ -1,0 +1,156 @@
+package evalfeat
+
+import (
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
+)
+
+// flipSFEN returns the SFEN of p with the colours exchanged: the board
+// rotated 180°, each piece given to the other side, the hands exchanged
+// and the other side to move.
+func flipSFEN(tb testing.TB, sfen string, mirror bool) string {
+	f := strings.Fields(sfen)
+	rows := strings.Split(f[0], "/")
+	swap := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			switch {
+			case r >= 'a' && r <= 'z':
+				b.WriteRune(r - 'a' + 'A')
+			case r >= 'A' && r <= 'Z':
+				b.WriteRune(r - 'A' + 'a')
+			default:
+				b.WriteRune(r)
+			}
+		}
+		return b.String()
+	}
+	// tokens of a row: "+P", "p", "3", ...
+	rev := func(row string) string {
+		var toks []string
+		for i := 0; i < len(row); i++ {
+			if row[i] == '+' {
+				toks = append(toks, row[i:i+2])
+				i++
+				continue
+			}
+			toks = append(toks, row[i:i+1])
+		}
+		var b strings.Builder
+		for i := len(toks) - 1; i >= 0; i-- {
+			b.WriteString(toks[i])
+		}
+		return b.String()
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		if mirror {
+			out[i] = rev(r)
+		} else {
+			out[len(rows)-1-i] = swap(rev(r))
+		}
+	}
+	side, hand := f[1], f[2]
+	if !mirror {
+		side = map[string]string{"b": "w", "w": "b"}[side]
+		if hand != "-" {
+			hand = swap(hand)
+		}
+	}
+	return strings.Join(out, "/") + " " + side + " " + hand + " 1"
+}
+
+func multiset(fs []Feature, sign int16) map[uint16]int {
+	m := map[uint16]int{}
+	for _, f := range fs {
+		m[f.ID] += int(f.N * sign)
+		if m[f.ID] == 0 {
+			delete(m, f.ID)
+		}
+	}
+	return m
+}
+
+var testSFENs = []string{
+	"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+	"l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+	"8k/9/9/9/9/9/9/9/K8 b RB2G2S2N2L9Pb2g2s2n2l9p 1",
+	"ln1g3nl/1r1s1kg2/p1pppp1pp/6p2/1p5P1/2P6/PPSPPPP1P/2G4R1/LN2KGSNL b Bb 1",
+}
+
+// TestSymmetry checks that the evaluation features treat both colours
+// alike (a position with the colours exchanged has the same features with
+// the opposite counts) and both wings alike (a mirrored position has the
+// same features), on test positions and, with the shared corpus, on the
+// positions of real games.
+func TestSymmetry(t *testing.T) {
+	check := func(t *testing.T, sfen string) {
+		t.Helper()
+		p := kifutest.MustSFEN(t, sfen)
+		a := multiset(Append(p, nil), 1)
+		for _, mirror := range []bool{false, true} {
+			q := kifutest.MustSFEN(t, flipSFEN(t, p.SFEN(), mirror))
+			sign := int16(-1)
+			if mirror {
+				sign = 1
+			}
+			if b := multiset(Append(q, nil), sign); !maps.Equal(a, b) {
+				t.Fatalf("%s (mirror %v): features differ from %s", q.SFEN(), mirror, sfen)
+			}
+		}
+	}
+	for _, s := range testSFENs {
+		check(t, s)
+	}
+	t.Run("corpus", func(t *testing.T) {
+		games := kifutest.Games(t, "pro")
+		for _, g := range games[:min(len(games), 10)] {
+			kifutest.Positions(t, g.Record, func(pos *kifu.Position, _ kifu.Move) { check(t, pos.SFEN()) })
+		}
+	})
+}
+
+// TestBounds checks that every feature ID is in range and named, that
+// Append stays within MaxActive on a position with everything in hand
+// and on real games, and that it allocates nothing.
+func TestBounds(t *testing.T) {
+	names := map[string]int{}
+	for id := range NumFeatures() {
+		n := Name(id)
+		if strings.HasPrefix(n, "invalid") || strings.Contains(n, "?") {
+			t.Errorf("feature %d: name %q", id, n)
+		}
+		if o, ok := names[n]; ok {
+			t.Errorf("features %d and %d are both named %q", o, id, n)
+		}
+		names[n] = id
+	}
+	check := func(pos *kifu.Position) {
+		fs := Append(pos, nil)
+		if len(fs) > MaxActive {
+			t.Fatalf("%s: %d features", pos.SFEN(), len(fs))
+		}
+		for _, f := range fs {
+			if int(f.ID) >= NumFeatures() || f.N == 0 {
+				t.Fatalf("%s: feature %+v", pos.SFEN(), f)
+			}
+		}
+	}
+	for _, s := range testSFENs {
+		check(kifutest.MustSFEN(t, s))
+	}
+	p := kifutest.MustSFEN(t, testSFENs[1])
+	buf := make([]Feature, 0, MaxActive)
+	if n := testing.AllocsPerRun(100, func() { buf = Append(p, buf[:0]) }); n != 0 {
+		t.Errorf("Append allocates %v times", n)
+	}
+	t.Run("corpus", func(t *testing.T) {
+		for _, g := range kifutest.Games(t, "pro") {
+			kifutest.Positions(t, g.Record, func(pos *kifu.Position, _ kifu.Move) { check(pos) })
+		}
+	})
+}

@@ -1,0 +1,292 @@
+// Package evalfit fits the weights of the learned evaluation
+// (engine/evalfeat's features) on the positions of real games against
+// their results: a position's evaluation v, in centipawns from Black's
+// point of view, is read as the probability σ(a·v) that Black wins, and
+// the weights minimise the cross-entropy of the games' results plus an L2
+// penalty (logistic regression, as in Texel's tuning), by L-BFGS
+// (train/lbfgs). The scale a is that of the hand-set evaluation
+// (engine.Evaluate), fitted on the same positions, so that a centipawn of
+// the learned evaluation is worth what it is worth in the hand-set one
+// and the search's margins keep their meaning.
+//
+// Only quiet positions are used: the side to move is not in check and the
+// move played is not a capture (a position in the middle of an exchange
+// has a material balance the game does not keep).
+//
+// The weights are stored in the training database (eval_weights, one row
+// per feature with its name; eval_runs, every fit) and emitted as Go
+// source (tables/eval_gen.go), which the engine compiles in (USI option
+// Eval=learned).
+package evalfit
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/evalfeat"
+	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/train/movemodel"
+)
+
+// DataOptions chooses and weighs the training games.
+type DataOptions struct {
+	// Weights are tried in order; the first whose Contains is in a
+	// game's source gives its weight, 1 when none matches (0 leaves the
+	// game out).
+	Weights []movemodel.SourceWeight
+	// Workers replay games in parallel (0: GOMAXPROCS); the dataset does
+	// not depend on it.
+	Workers int
+	// MaxGames, if positive, keeps only the first MaxGames games.
+	MaxGames int
+}
+
+func (o *DataOptions) weightOf(source string) float64 {
+	for _, w := range o.Weights {
+		if strings.Contains(source, w.Contains) {
+			return w.Weight
+		}
+	}
+	return 1
+}
+
+// Game is a game to train on.
+type Game struct {
+	ID        int64
+	Source    string
+	StartSFEN string
+	Moves     string
+	Result    kifu.Result
+}
+
+// ReadGames returns the games counted in the training database q (those
+// "rpshogi train" counted), in id order, with their results.
+func ReadGames(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}) ([]Game, error) {
+	rows, err := q.QueryContext(ctx, `SELECT g.id, g.source, g.start_sfen, g.moves, coalesce(g.result, '') FROM games g
+		JOIN game_stats s ON s.game_id = g.id ORDER BY g.id`)
+	if err != nil {
+		return nil, fmt.Errorf("train: reading games: %w", err)
+	}
+	defer rows.Close()
+	var gs []Game
+	for rows.Next() {
+		var g Game
+		var res string
+		if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves, &res); err != nil {
+			return nil, fmt.Errorf("train: reading games: %w", err)
+		}
+		switch res {
+		case kifu.BlackWin.String():
+			g.Result = kifu.BlackWin
+		case kifu.WhiteWin.String():
+			g.Result = kifu.WhiteWin
+		case kifu.Draw.String():
+			g.Result = kifu.Draw
+		}
+		gs = append(gs, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("train: reading games: %w", err)
+	}
+	return gs, nil
+}
+
+// Dataset holds the quiet positions of the training games with their
+// features, in game order.
+type Dataset struct {
+	Games, Positions int64
+	// NoResult counts the games left out for want of a result (none
+	// recorded, or a suspended game); Skipped those left out by a zero
+	// weight; Unquiet the positions left out (in check, or a capture
+	// played).
+	NoResult, Skipped, Unquiet int64
+	TotalWeight                float64
+	chunks                     []*chunk
+}
+
+// chunk is the positions of a batch of games: the blocks of the
+// gradient sums.
+type chunk struct {
+	pos    []uint32 // position i's features are feats[pos[i]:pos[i+1]]
+	feats  []evalfeat.Feature
+	target []float32 // Black's score: 1 win, 0.5 draw, 0 loss
+	weight []float32
+	hand   []float32 // the hand-set evaluation from Black's point of view
+}
+
+// Quiet reports whether the position pos, from which played was played,
+// is used: not in check, and played is not a capture.
+func Quiet(pos *kifu.Position, played kifu.Move) bool {
+	return !pos.InCheck() && !played.IsCapture()
+}
+
+// Target returns Black's score in a game of result r (1, 0.5 or 0), and
+// false when r decides nothing.
+func Target(r kifu.Result) (float32, bool) {
+	switch r {
+	case kifu.BlackWin:
+		return 1, true
+	case kifu.WhiteWin:
+		return 0, true
+	case kifu.Draw:
+		return 0.5, true
+	}
+	return 0, false
+}
+
+// HandBlack returns the hand-set evaluation of pos from Black's point of
+// view.
+func HandBlack(pos *kifu.Position) float32 {
+	v := engine.Evaluate(pos)
+	if pos.SideToMove() == kifu.White {
+		v = -v
+	}
+	return float32(v)
+}
+
+// gameData is one game's positions.
+type gameData struct {
+	pos     []uint32
+	feats   []evalfeat.Feature
+	hand    []float32
+	unquiet int64
+}
+
+// canonical sorts fs by ID and merges the counts of equal IDs, dropping
+// those that cancel.
+func canonical(fs []evalfeat.Feature) []evalfeat.Feature {
+	slices.SortFunc(fs, func(a, b evalfeat.Feature) int { return int(a.ID) - int(b.ID) })
+	out := fs[:0]
+	for _, f := range fs {
+		if n := len(out); n > 0 && out[n-1].ID == f.ID {
+			out[n-1].N += f.N
+			if out[n-1].N == 0 {
+				out = out[:n-1]
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func extractGame(g *Game) (*gameData, error) {
+	pos, err := kifu.ParseSFEN(g.StartSFEN)
+	if err != nil {
+		return nil, fmt.Errorf("train: game %d: %w", g.ID, err)
+	}
+	d := &gameData{}
+	var buf [evalfeat.MaxActive]evalfeat.Feature
+	for i, u := range strings.Fields(g.Moves) {
+		played, err := pos.ParseUSIMove(u)
+		if err != nil {
+			return nil, fmt.Errorf("train: game %d, move %d (%s): %w", g.ID, i+1, u, err)
+		}
+		if Quiet(pos, played) {
+			d.pos = append(d.pos, uint32(len(d.feats)))
+			d.feats = append(d.feats, canonical(evalfeat.Append(pos, buf[:0]))...)
+			d.hand = append(d.hand, HandBlack(pos))
+		} else {
+			d.unquiet++
+		}
+		pos.DoMove(played)
+	}
+	return d, nil
+}
+
+// batch is the number of games of a chunk (a variable for the tests).
+var batch = 32
+
+// Collect extracts the dataset of games, replaying them in parallel and
+// assembling it in the games' order, so that it does not depend on the
+// number of workers.
+func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, error) {
+	if opts.MaxGames > 0 && len(games) > opts.MaxGames {
+		games = games[:opts.MaxGames]
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ds := &Dataset{}
+	parts := make([]*gameData, batch)
+	errs := make([]error, batch)
+	use := func(g *Game) bool {
+		_, ok := Target(g.Result)
+		return ok && opts.weightOf(g.Source) != 0
+	}
+	for lo := 0; lo < len(games); lo += batch {
+		hi := min(lo+batch, len(games))
+		var next atomic.Int64
+		next.Store(int64(lo))
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= hi || ctx.Err() != nil {
+						return
+					}
+					parts[i-lo], errs[i-lo] = nil, nil
+					if use(&games[i]) {
+						parts[i-lo], errs[i-lo] = extractGame(&games[i])
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c := &chunk{}
+		for i := lo; i < hi; i++ {
+			if err := errs[i-lo]; err != nil {
+				return nil, err
+			}
+			g, p := &games[i], parts[i-lo]
+			if p == nil {
+				if _, ok := Target(g.Result); !ok {
+					ds.NoResult++
+				} else {
+					ds.Skipped++
+				}
+				continue
+			}
+			t, _ := Target(g.Result)
+			w := float32(opts.weightOf(g.Source))
+			ds.Games++
+			ds.Unquiet += p.unquiet
+			base := uint32(len(c.feats))
+			for k := range p.pos {
+				c.pos = append(c.pos, base+p.pos[k])
+				c.target = append(c.target, t)
+				c.weight = append(c.weight, w)
+				c.hand = append(c.hand, p.hand[k])
+				ds.TotalWeight += float64(w)
+			}
+			c.feats = append(c.feats, p.feats...)
+			parts[i-lo] = nil
+		}
+		c.pos = append(c.pos, uint32(len(c.feats)))
+		ds.Positions += int64(len(c.target))
+		if len(c.target) > 0 {
+			ds.chunks = append(ds.chunks, c)
+		}
+	}
+	return ds, nil
+}
+
+// errNoScale is FitHandScale's error when the hand-set evaluation does
+// not predict the results at all (too few positions).
+var errNoScale = fmt.Errorf("train: the hand-set evaluation does not predict the games' results (too few positions?): no scale")

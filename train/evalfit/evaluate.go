@@ -1,0 +1,132 @@
+package evalfit
+
+import (
+	"context"
+
+	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/train"
+)
+
+// Scores are an evaluation's results on held-out positions.
+type Scores struct {
+	// Loss is the mean cross-entropy of Black's score in the game under
+	// σ(v/K) (natural log; a constant 1/2 scores ln 2 = 0.6931).
+	Loss float64 `json:"loss"`
+	// Agreement is the share of the positions of decisive games whose
+	// evaluation's sign is the winner's (a zero evaluation counts 1/2).
+	Agreement float64 `json:"agreement"`
+}
+
+// HeldOut is the result of Evaluate.
+type HeldOut struct {
+	Games     int64 `json:"games"`
+	Positions int64 `json:"positions"`
+	// NoResult counts the games left out for want of a result, Excluded
+	// those left out as trained on, Unquiet the positions left out.
+	NoResult int64 `json:"no_result"`
+	Excluded int64 `json:"excluded"`
+	Unquiet  int64 `json:"unquiet"`
+	// Scale is the K of both evaluations (the model's).
+	Scale   float64 `json:"scale"`
+	Learned Scores  `json:"learned"`
+	Hand    Scores  `json:"hand"`
+	// Constant is σ(0) = 1/2 everywhere.
+	Constant Scores `json:"constant"`
+}
+
+type heldSums struct {
+	n, decisive                int64
+	learned, hand, constant    float64
+	agreeL, agreeH, agreeConst float64
+	noResult                   bool
+	unquiet                    int64
+}
+
+func agree(v float64, t float32) float64 {
+	switch {
+	case v == 0:
+		return 0.5
+	case (v > 0) == (t == 1):
+		return 1
+	}
+	return 0
+}
+
+func heldGame(rec *kifu.Record, md *Model) (*heldSums, error) {
+	s := &heldSums{}
+	t, ok := Target(rec.Result())
+	if !ok {
+		s.noResult = true
+		return s, nil
+	}
+	pos, err := rec.StartPosition()
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range rec.Main.Moves {
+		if !Quiet(pos, n.Move) {
+			s.unquiet++
+			pos.DoMove(n.Move)
+			continue
+		}
+		l := float64(engine.EvaluateWeights(pos, md.Weights))
+		if pos.SideToMove() == kifu.White {
+			l = -l
+		}
+		h := float64(HandBlack(pos))
+		ce, _ := crossEntropy(l/md.Scale, float64(t))
+		s.learned += ce
+		ce, _ = crossEntropy(h/md.Scale, float64(t))
+		s.hand += ce
+		ce, _ = crossEntropy(0, float64(t))
+		s.constant += ce
+		s.n++
+		if t != 0.5 {
+			s.decisive++
+			s.agreeL += agree(l, t)
+			s.agreeH += agree(h, t)
+			s.agreeConst += 0.5
+		}
+		pos.DoMove(n.Move)
+	}
+	return s, nil
+}
+
+// Evaluate scores the learned evaluation md and the hand-set one, both
+// at md's scale, on the quiet positions of the games read from paths
+// (opts.Exclude leaves out the games trained on), against the games'
+// results. The sums are taken in the games' order: the result does not
+// depend on the number of workers.
+func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOptions) (*HeldOut, error) {
+	ho := &HeldOut{Scale: md.Scale}
+	var sum heldSums
+	_, excluded, err := train.EvalGames(ctx, paths, opts,
+		func(rec *kifu.Record) (*heldSums, error) { return heldGame(rec, md) },
+		func(s *heldSums) {
+			if s.noResult {
+				ho.NoResult++
+				return
+			}
+			ho.Games++
+			sum.n += s.n
+			sum.decisive += s.decisive
+			sum.unquiet += s.unquiet
+			sum.learned += s.learned
+			sum.hand += s.hand
+			sum.constant += s.constant
+			sum.agreeL += s.agreeL
+			sum.agreeH += s.agreeH
+			sum.agreeConst += s.agreeConst
+		})
+	ho.Excluded = excluded
+	if err != nil {
+		return ho, err
+	}
+	ho.Positions, ho.Unquiet = sum.n, sum.unquiet
+	n, d := float64(max(sum.n, 1)), float64(max(sum.decisive, 1))
+	ho.Learned = Scores{Loss: sum.learned / n, Agreement: sum.agreeL / d}
+	ho.Hand = Scores{Loss: sum.hand / n, Agreement: sum.agreeH / d}
+	ho.Constant = Scores{Loss: sum.constant / n, Agreement: sum.agreeConst / d}
+	return ho, nil
+}

@@ -1,0 +1,97 @@
+package evalfit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rpshogi/rpshogi/engine/evalfeat"
+	"github.com/rpshogi/rpshogi/train"
+)
+
+// ErrNoPositions is FitDB's error when no game of the database has a
+// result (or a weight) to fit the evaluation on.
+var ErrNoPositions = errors.New("train: no position to fit the evaluation on")
+
+// Run is a fit of a training database's games (FitDB).
+type Run struct {
+	Data   *Dataset
+	Result *Result
+	Model  *Model
+}
+
+// FitDB fits the evaluation on the games counted in the training
+// database at path and stores it there (Write); desc records the options
+// in eval_runs.
+func FitDB(ctx context.Context, path string, data DataOptions, fit FitOptions, desc string) (*Run, error) {
+	db, err := train.OpenWritable(path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	games, err := ReadGames(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := Collect(ctx, games, data)
+	if err != nil {
+		return nil, err
+	}
+	if ds.Positions == 0 {
+		return nil, fmt.Errorf("%w: %s (%d games without a result, %d weighed 0)", ErrNoPositions, path, ds.NoResult, ds.Skipped)
+	}
+	res, err := Fit(ctx, ds, fit)
+	if err != nil {
+		return nil, err
+	}
+	md, err := Write(ctx, db, RunInfo{Data: ds, Result: res, Options: desc})
+	if err != nil {
+		return nil, err
+	}
+	return &Run{Data: ds, Result: res, Model: md}, nil
+}
+
+// ReadDB returns the evaluation of the training database at path, and
+// the function that tells the games it counted (to leave them out of a
+// held-out evaluation).
+func ReadDB(ctx context.Context, path string) (*Model, func(string) bool, error) {
+	db, err := train.OpenReadOnly(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer db.Close()
+	md, err := Read(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	ex, err := train.ExcludeKnown(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	return md, ex, nil
+}
+
+// WriteText prints a summary of the fit into the database at path, which
+// took d.
+func (r *Run) WriteText(w io.Writer, path string, d time.Duration) {
+	ds, res := r.Data, r.Result
+	fmt.Fprintf(w, "games %d (%d without a result, %d weighed 0), quiet positions %d (%d left out), features %d\n",
+		ds.Games, ds.NoResult, ds.Skipped, ds.Positions, ds.Unquiet, evalfeat.NumFeatures())
+	fmt.Fprintf(w, "fitted in %d iterations: training loss %.5f (hand-set %.5f at K = %.1f), objective %.5f; %s into %s (%.1fs)\n",
+		res.Iterations, res.Loss, res.HandLoss, res.Scale, res.Objective, r.Model.Digest, path, d.Seconds())
+}
+
+// WriteText prints the held-out scores as a table.
+func (ho *HeldOut) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "held out: %d games (%d without a result, %d left out as trained on), %d quiet positions, K = %.1f\n",
+		ho.Games, ho.NoResult, ho.Excluded, ho.Positions, ho.Scale)
+	fmt.Fprintf(w, "%-9s %9s %9s\n", "eval", "loss", "agreement")
+	for _, r := range []struct {
+		name string
+		s    Scores
+	}{{"learned", ho.Learned}, {"hand", ho.Hand}, {"constant", ho.Constant}} {
+		fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", r.name, r.s.Loss, r.s.Agreement)
+	}
+}
