@@ -34,17 +34,21 @@ type ModelCoster struct {
 	p    [kifu.MaxMoves]float64
 }
 
-// Default shaping of NewModelCoster (tuned in self-play matches, see
-// docs/probabilities.md).
+// Default shaping of NewModelCoster, chosen in node-limited matches
+// against the category table (docs/probabilities.md): a floor of 2^-10 on
+// p (cost at most 1000), a minimum cost of 20, and the three most
+// probable moves cost at most 100, 200 and 250.
 const (
-	defaultModelMinProb = 1.0 / 4096
-	defaultModelMinCost = 0
+	defaultModelMinProb = 1.0 / 1024
+	defaultModelMinCost = 20
 )
 
-var defaultModelCaps = [3]int32{0, 0, 0}
+var defaultModelCaps = [3]int32{100, 200, 250}
 
 // NewModelCoster returns a coster with the compiled model and its book (w
-// nil) or the weights w and no book, and the default shaping.
+// nil) or the weights w and no book, and the default shaping (floor 2^-10,
+// minimum cost 20, caps 100, 200 and 250 for the three most probable
+// moves).
 func NewModelCoster(w []float32) *ModelCoster {
 	c := &ModelCoster{MinProb: defaultModelMinProb, MinCost: defaultModelMinCost, Caps: defaultModelCaps}
 	if w == nil {

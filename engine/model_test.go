@@ -25,7 +25,7 @@ func TestModelCoster(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := NewModelCoster(nil)
-		c.MinCost = 5
+		c.MinCost, c.Caps = 5, [3]int32{} // no caps: the costs of a distribution
 		moves := pos.LegalMoves()
 		costs := make([]int32, len(moves))
 		c.Costs(pos, kifu.MoveNone, moves, costs)

@@ -6,6 +6,7 @@ import (
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 type benchPos struct {
@@ -31,10 +32,13 @@ func benchPositions(b *testing.B) []benchPos {
 // BenchmarkExtract prices the features of every legal move of real
 // positions (one position per op, move generation included) against
 // categorize's ClassifyAll (the category table's work per node) and CRA's
-// Analyze of every move (which the features include).
+// Analyze of every move (which the features include). The features and
+// probabilities are the compiled model's, with its book.
 func BenchmarkExtract(b *testing.B) {
 	ps := benchPositions(b)
-	w := make([]float32, NumFeatures())
+	w := tables.ModelWeights()
+	keys, vals := tables.ModelBook()
+	book := &Book{Keys: keys, Vals: vals}
 	b.Run("classifyall", func(b *testing.B) {
 		var c categorize.Classifier
 		var buf [kifu.MaxMoves]categorize.Classified
@@ -60,6 +64,7 @@ func BenchmarkExtract(b *testing.B) {
 	})
 	b.Run("features", func(b *testing.B) {
 		var x Extractor
+		x.SetBook(book)
 		var buf [MaxActive]Feature
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
@@ -76,6 +81,7 @@ func BenchmarkExtract(b *testing.B) {
 	})
 	b.Run("probabilities", func(b *testing.B) {
 		var x Extractor
+		x.SetBook(book)
 		var pr [kifu.MaxMoves]float64
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {

@@ -98,3 +98,40 @@ func startPos(t *testing.T) *kifu.Position {
 	}
 	return pos
 }
+
+// TestPattern checks the pattern features of a Black and a White move:
+// the neighbours of the destination seen from the mover, the origin
+// empty.
+func TestPattern(t *testing.T) {
+	pos := startPos(t)
+	for _, tc := range []struct {
+		move string
+		want []string
+	}{
+		{"7g7f", []string{"(-1,-1)=empty", "(-1,+0)=empty", "(-1,+1)=our-P", "(+0,-1)=empty", "(+0,+1)=empty",
+			"(+1,-1)=empty", "(+1,+0)=empty", "(+1,+1)=our-P"}},
+		{"3c3d", []string{"(-1,-1)=empty", "(-1,+0)=empty", "(-1,+1)=our-P", "(+0,-1)=empty", "(+0,+1)=empty",
+			"(+1,-1)=empty", "(+1,+0)=empty", "(+1,+1)=our-P"}},
+		{"1g1f", []string{"(-1,-1)=edge", "(-1,+0)=edge", "(-1,+1)=edge", "(+0,-1)=empty", "(+0,+1)=empty",
+			"(+1,-1)=empty", "(+1,+0)=empty", "(+1,+1)=our-P"}},
+	} {
+		var x Extractor
+		x.Reset(pos, pos.LastMove())
+		m, err := pos.ParseUSIMove(tc.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		var buf [MaxActive]Feature
+		for _, f := range x.Append(m, buf[:0]) {
+			if templateOf(int(f)).id == tKindPattern {
+				n := strings.TrimPrefix(Name(int(f)), "kind=P|neighbour=")
+				got = append(got, strings.Replace(n, "|occupant=", "=", 1))
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s: %v, want %v", tc.move, got, tc.want)
+		}
+		pos.DoMove(m)
+	}
+}

@@ -243,6 +243,29 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 	if x.open >= 0 {
 		out = append(out, id3(tOpenKindTo, x.open, k, int(rto)))
 	}
+
+	// Pattern: the neighbours of the destination after the move (the
+	// origin empty).
+	sign := 1
+	if x.us == kifu.White {
+		sign = -1
+	}
+	for d := range dirNB {
+		f, r := to.File()+sign*dirDF[d], to.Rank()+sign*dirDR[d]
+		occ := 1
+		if f >= 1 && f <= 9 && r >= 1 && r <= 9 {
+			occ = 0
+			if sq := kifu.NewSquare(f, r); drop || sq != from {
+				if pc := x.pos.PieceAt(sq); pc != kifu.NoPiece {
+					occ = 1 + int(pc.Type())
+					if pc.Color() != x.us {
+						occ += 14
+					}
+				}
+			}
+		}
+		out = append(out, id3(tKindPattern, k, d, occ))
+	}
 	return out
 }
 

@@ -13,7 +13,7 @@ import (
 // Version identifies the feature set: a model's weights are indexed by
 // feature ID, so weights fitted with one version are meaningless with
 // another. Bump it whenever a template is added, removed or changes.
-const Version = 3
+const Version = 4
 
 // Feature is a feature ID, 0..NumFeatures()-1.
 type Feature = uint16
@@ -33,10 +33,11 @@ const (
 	GroupBook                  // opening frequency: how often the training games played the move from the position
 	GroupMate                  // checks by the opponent's number of legal replies (0: mate)
 	GroupOpening               // destination square by moving piece and move number, in the first 30 moves
+	GroupPattern               // what stands on each of the 8 squares around the destination, by moving piece
 	GroupNB
 )
 
-var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening"}
+var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern"}
 
 func (g Group) String() string {
 	if g < GroupNB {
@@ -86,6 +87,8 @@ const (
 	promoteNB = 2
 	evasionNB = 5 // the opponent's legal replies to a check: 0 (mate), 1, 2, 3-4, 5+
 	openNB    = 6 // move number 1-5, 6-10, ..., 26-30
+	dirNB     = 8 // the 8 neighbours of a square
+	occNB     = 2 + 2*14
 )
 
 var (
@@ -96,7 +99,26 @@ var (
 	prevNames    = [prevNB]string{"none", "0", "1", "2", "3-4", "5+"}
 	evasionNames = [evasionNB]string{"0", "1", "2", "3-4", "5+"}
 	openNames    = [openNB]string{"1-5", "6-10", "11-15", "16-20", "21-25", "26-30"}
+	// dirNames name the neighbours, as file and rank differences seen
+	// from the side to move (forward is -rank).
+	dirNames = [dirNB]string{"(-1,-1)", "(-1,+0)", "(-1,+1)", "(+0,-1)", "(+0,+1)", "(+1,-1)", "(+1,+0)", "(+1,+1)"}
+	dirDF    = [dirNB]int{-1, -1, -1, 0, 0, 1, 1, 1}
+	dirDR    = [dirNB]int{-1, 0, 1, -1, 1, -1, 0, 1}
 )
+
+// occName names what stands on a square: empty, off the board, or our
+// or their piece of a type.
+func occName(i int) string {
+	switch {
+	case i == 0:
+		return "empty"
+	case i == 1:
+		return "edge"
+	case i < 16:
+		return "our-" + kifu.PieceType(i-1).String()
+	}
+	return "their-" + kifu.PieceType(i-15).String()
+}
 
 func pieceName(i int) string {
 	if i == 0 {
@@ -163,6 +185,8 @@ var (
 	dBookRank     = dim{"book-rank", bookRankNB, names(bookRankNames[:])}
 	dEvasions     = dim{"replies", evasionNB, names(evasionNames[:])}
 	dOpen         = dim{"move-number", openNB, names(openNames[:])}
+	dDir          = dim{"neighbour", dirNB, names(dirNames[:])}
+	dOcc          = dim{"occupant", occNB, occName}
 )
 
 // A template is a conjunction of dims; its features are the cells of
@@ -217,6 +241,7 @@ const (
 	tKindMate
 	tTheirDangerMate
 	tOpenKindTo
+	tKindPattern
 	tmplNB
 )
 
@@ -260,6 +285,7 @@ var templates = func() []template {
 		{id: tKindMate, group: GroupMate, dims: []dim{dKind, dEvasions}},
 		{id: tTheirDangerMate, group: GroupMate, dims: []dim{dTheirDanger, dEvasions}},
 		{id: tOpenKindTo, group: GroupOpening, dims: []dim{dOpen, dKind, dTo}},
+		{id: tKindPattern, group: GroupPattern, dims: []dim{dKind, dDir, dOcc}},
 	}
 	base := 0
 	for i := range t {

@@ -113,6 +113,8 @@ func TestAppend(t *testing.T) {
 					if !pos.GivesCheck(m) {
 						want = 0
 					}
+				case tKindPattern:
+					want = dirNB
 				case tOpenKindTo:
 					if pos.MoveNumber() > 30 {
 						want = 0
