@@ -55,7 +55,7 @@
 //	USI_Hash       transposition table, MB (64)
 //	USI_Ponder     send a ponder move with bestmove (false)
 //	SearchMode     realization | depth
-//	Probability    category (n_p/n_c) | per-move (n_p/m_c) | model (the learned move model)
+//	Probability    model (the learned move model, the default) | category (n_p/n_c) | per-move (n_p/m_c)
 //	ThresholdMax   deepest iteration: probability 2^-N, N plies in depth mode (40)
 //	MateHash       mate search table, MB (16)
 //	RootMateNodes  nodes of the root's mate search, 0 for none (100000)

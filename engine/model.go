@@ -9,33 +9,56 @@ import (
 )
 
 // ModelCoster prices moves with the learned move model (tables'
-// ModelWeights over categorize/movemodel's features): a move's
-// probability is its softmax probability among the legal moves given, and
-// its cost -100·log2 max(p, MinProb), capped at MaxCost, at least MinCost.
+// ModelWeights and ModelBook over categorize/movemodel's features): a
+// move's probability p is its softmax probability among the legal moves
+// given, and its cost -100·log2 max(p, MinProb), at least MinCost; the
+// i-th most probable move costs at most Caps[i] (0: no cap); MaxCost
+// bounds every cost. (The search makes a forced move free.)
 //
 // A softmax concentrates probability far more than the category table
-// (a few moves per position cost under 300), so the budget schedule and
-// these shaping parameters must be tuned in matches; the defaults are
-// only a start (NewModelCoster).
+// (a few moves per position cost under 300), so these shaping parameters
+// are tuned in matches (docs/probabilities.md); NewModelCoster sets the
+// tuned values.
 type ModelCoster struct {
 	// MinProb is the floor on a move's probability (its largest cost).
 	MinProb float64
 	// MinCost is the smallest cost of a move.
 	MinCost int32
+	// Caps[i] is the largest cost of the (i+1)-th most probable move, 0
+	// for none.
+	Caps [3]int32
 
-	w []float32
-	x fm.Extractor
-	p [kifu.MaxMoves]float64
+	w    []float32
+	book fm.Book
+	x    fm.Extractor
+	p    [kifu.MaxMoves]float64
 }
 
-// NewModelCoster returns a coster with the compiled model (w nil) or the
-// weights w, a floor of 2^-12 on p (cost at most 1200) and no minimum
-// cost.
+// Default shaping of NewModelCoster, chosen in node-limited matches
+// against the category table (docs/probabilities.md): a floor of 2^-10 on
+// p (cost at most 1000), a minimum cost of 20, and the three most
+// probable moves cost at most 100, 200 and 250.
+const (
+	defaultModelMinProb = 1.0 / 1024
+	defaultModelMinCost = 20
+)
+
+var defaultModelCaps = [3]int32{100, 200, 250}
+
+// NewModelCoster returns a coster with the compiled model and its book (w
+// nil) or the weights w and no book, and the default shaping (floor 2^-10,
+// minimum cost 20, caps 100, 200 and 250 for the three most probable
+// moves).
 func NewModelCoster(w []float32) *ModelCoster {
+	c := &ModelCoster{MinProb: defaultModelMinProb, MinCost: defaultModelMinCost, Caps: defaultModelCaps}
 	if w == nil {
 		w = tables.ModelWeights()
+		keys, vals := tables.ModelBook()
+		c.book = fm.Book{Keys: keys, Vals: vals}
+		c.x.SetBook(&c.book)
 	}
-	return &ModelCoster{MinProb: 1.0 / 4096, w: w}
+	c.w = w
+	return c
 }
 
 // Costs implements Coster.
@@ -46,4 +69,42 @@ func (c *ModelCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Mov
 		cost := int32(math.Round(-100 * math.Log2(max(p, c.MinProb))))
 		costs[i] = min(max(cost, c.MinCost), MaxCost)
 	}
+	// Caps: the k-th most probable move (ties by move order) is found by
+	// selection among the moves not yet capped.
+	last := -1
+	for k, cp := range c.Caps {
+		if cp > 0 {
+			last = k
+		}
+	}
+	var done [len(c.Caps)]int
+	for k := 0; k <= last; k++ {
+		best := -1
+		for i, p := range ps {
+			if taken(done[:k], i) {
+				continue
+			}
+			if best < 0 || p > ps[best] {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		done[k] = best
+		if cp := c.Caps[k]; cp > 0 {
+			costs[best] = min(costs[best], cp)
+		}
+	}
+}
+
+// taken reports whether i is among the indices of done (the moves ranked
+// before; their number is small).
+func taken(done []int, i int) bool {
+	for _, d := range done {
+		if d == i {
+			return true
+		}
+	}
+	return false
 }

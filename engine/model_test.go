@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"sort"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ func TestModelCoster(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := NewModelCoster(nil)
-		c.MinCost = 5
+		c.MinCost, c.Caps = 5, [3]int32{} // no caps: the costs of a distribution
 		moves := pos.LegalMoves()
 		costs := make([]int32, len(moves))
 		c.Costs(pos, kifu.MoveNone, moves, costs)
@@ -37,6 +38,52 @@ func TestModelCoster(t *testing.T) {
 		}
 		if sum < 0.9 || sum > 1.3 {
 			t.Errorf("%s: Σ 2^(-cost/100) = %.3f over %d moves, want about 1", sfen, sum, len(moves))
+		}
+	}
+}
+
+// TestModelCosterShaping checks the shaping: the i-th most probable move
+// costs at most Caps[i] (a zero cap leaving its move alone), every move
+// at least MinCost and at most the floor's cost.
+func TestModelCosterShaping(t *testing.T) {
+	pos, err := kifu.ParseSFEN("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := pos.LegalMoves()
+	plain := NewModelCoster(nil)
+	plain.MinProb, plain.MinCost, plain.Caps = 1.0/4096, 0, [3]int32{}
+	base := make([]int32, len(moves))
+	plain.Costs(pos, kifu.MoveNone, moves, base)
+	order := make([]int, len(moves)) // indices by increasing base cost, ties by index
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return base[order[a]] < base[order[b]] })
+	if base[order[0]] <= 40 || base[order[2]] <= 60 || base[order[2]] == base[order[3]] {
+		t.Fatalf("position unfit for the test: best costs %d %d %d %d", base[order[0]], base[order[1]], base[order[2]], base[order[3]])
+	}
+	for _, tc := range []struct {
+		name    string
+		minCost int32
+		caps    [3]int32
+	}{
+		{"caps", 0, [3]int32{40, 0, 60}},
+		{"min-cost", 80, [3]int32{}},
+		{"both", 30, [3]int32{20, 50, 60}},
+	} {
+		c := NewModelCoster(nil)
+		c.MinProb, c.MinCost, c.Caps = 1.0/1024, tc.minCost, tc.caps
+		costs := make([]int32, len(moves))
+		c.Costs(pos, kifu.MoveNone, moves, costs)
+		for r, i := range order {
+			want := min(max(base[i], tc.minCost), 1000)
+			if r < len(tc.caps) && tc.caps[r] > 0 {
+				want = min(want, tc.caps[r])
+			}
+			if costs[i] != want {
+				t.Errorf("%s: %s (rank %d, cost %d unshaped) costs %d, want %d", tc.name, moves[i].USI(), r+1, base[i], costs[i], want)
+			}
 		}
 	}
 }

@@ -48,7 +48,7 @@ func newOptions() *options {
 		{name: "USI_Ponder", kind: "check", def: "false", help: "send a ponder move with bestmove"},
 		{name: "SearchMode", kind: "combo", def: "realization", vars: []string{"realization", "depth"},
 			help: "node expansion: realization probability (Tsuruoka et al.) or depth"},
-		{name: "Probability", kind: "combo", def: "category", vars: []string{"category", "per-move", "model"},
+		{name: "Probability", kind: "combo", def: "model", vars: []string{"category", "per-move", "model"},
 			help: "a move's probability: the largest n_p/n_c of its categories (the paper), of the per-move n_p/m_c, or the learned move model's softmax"},
 		{name: "ThresholdMax", kind: "spin", def: "40", min: 1, max: 60,
 			help: "deepest iteration: realization probability 2^-N (depth N/... in depth mode: N plies)"},

@@ -1,6 +1,7 @@
 package tables_test
 
 import (
+	"slices"
 	"testing"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
@@ -19,7 +20,11 @@ func TestModelMatchesFeatures(t *testing.T) {
 	if len(w) != fm.NumFeatures() {
 		t.Fatalf("model_gen.go has %d weights, categorize/movemodel %d features", len(w), fm.NumFeatures())
 	}
-	if d := movemodel.WeightsDigest(tables.ModelFeatureVersion, w); d != tables.ModelDigest {
+	keys, vals := tables.ModelBook()
+	if len(keys) != len(vals) || !slices.IsSorted(keys) {
+		t.Fatalf("model_gen.go's book: %d keys, %d values, sorted %v", len(keys), len(vals), slices.IsSorted(keys))
+	}
+	if d := movemodel.WeightsDigest(tables.ModelFeatureVersion, w, &fm.Book{Keys: keys, Vals: vals}); d != tables.ModelDigest {
 		t.Fatalf("the weights' digest is %s, ModelDigest %s", d, tables.ModelDigest)
 	}
 	nz := 0

@@ -22,7 +22,15 @@
 //   - previous: distance to the previous move's destination, answering a
 //     check, moving again the piece our previous move moved, recapture
 //     patterns;
-//   - danger: either king's danger (cra.KingDangerScore) by piece.
+//   - danger: either king's danger (cra.KingDangerScore) by piece;
+//   - book: how often the training games played the move from the same
+//     position (a Book set with SetBook; a game's own moves left out with
+//     LeaveOut when training on it), by the games through the position,
+//     by phase and by piece;
+//   - mate: a check by the opponent's number of legal replies (0 is
+//     mate), by piece and by the opponent king's danger;
+//   - opening: the destination square by piece and move number (moves
+//     1-30).
 //
 // The weights are fitted by train/movemodel and compiled into tables.
 // The feature set has a Version; weights are only valid with the version

@@ -33,7 +33,14 @@ type Extractor struct {
 	prevTo      kifu.Square // NoSquare if unknown
 	prevCapture int
 	ourLastTo   kifu.Square // where our previous move ended, NoSquare if unknown
+	open        int         // the openNB bucket of the move number, -1 after move 30
+	book        *Book
+	bookN       int // games through the position (after LeaveOut), 0 if not in the book
+	bookLo      int // the position's move entries in book: bookLo..bookHi-1
+	bookHi      int
+	bookLeave   kifu.Move16 // the move LeaveOut leaves out
 	legal       [kifu.MaxMoves]kifu.Move
+	replies     [kifu.MaxMoves]kifu.Move
 	feats       [MaxActive]Feature
 }
 
@@ -48,6 +55,11 @@ func (x *Extractor) Reset(pos *kifu.Position, prev kifu.Move) {
 	x.ourK = pos.KingSquare(x.us)
 	x.theirK = pos.KingSquare(x.them)
 	x.phase = phaseBucket(pos.MoveNumber())
+	x.open = -1
+	if n := pos.MoveNumber(); n <= 5*openNB {
+		x.open = (max(n, 1) - 1) / 5
+	}
+	x.resetBook()
 	ours, theirs := x.an.Danger()
 	x.ourDanger, x.theirDanger = dangerBucket(ours), dangerBucket(theirs)
 	x.inCheck = 0
@@ -210,7 +222,61 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 
 	// Danger.
 	out = append(out, id2(tKindOurDanger, k, x.ourDanger), id2(tKindTheirDanger, k, x.theirDanger))
+
+	// Book: nothing when the position is not in it (every move alike).
+	if x.bookN > 0 {
+		c := x.bookCount(m.Move16())
+		sh := bookShareBucket(c, x.bookN)
+		out = append(out, id2(tBookShare, bookPosBucket(x.bookN), sh), id2(tBookRank, bookPosBucket(x.bookN), x.bookRank(c)),
+			id2(tPhaseBookShare, x.phase, sh), id2(tKindBookShare, k, sh))
+	}
+
+	// Mate: the opponent's legal replies to a check.
+	if f.Has(categorize.FlagCheck) {
+		x.pos.DoMove(m)
+		r := evasionBucket(len(x.pos.GenerateMoves(kifu.LegalAll, x.replies[:0])))
+		x.pos.UndoMove()
+		out = append(out, id2(tKindMate, k, r), id2(tTheirDangerMate, x.theirDanger, r))
+	}
+
+	// Opening.
+	if x.open >= 0 {
+		out = append(out, id3(tOpenKindTo, x.open, k, int(rto)))
+	}
+
+	// Pattern: the neighbours of the destination after the move (the
+	// origin empty).
+	sign := 1
+	if x.us == kifu.White {
+		sign = -1
+	}
+	for d := range dirNB {
+		f, r := to.File()+sign*dirDF[d], to.Rank()+sign*dirDR[d]
+		occ := 1
+		if f >= 1 && f <= 9 && r >= 1 && r <= 9 {
+			occ = 0
+			if sq := kifu.NewSquare(f, r); drop || sq != from {
+				if pc := x.pos.PieceAt(sq); pc != kifu.NoPiece {
+					occ = 1 + int(pc.Type())
+					if pc.Color() != x.us {
+						occ += 14
+					}
+				}
+			}
+		}
+		out = append(out, id3(tKindPattern, k, d, occ))
+	}
 	return out
+}
+
+func evasionBucket(n int) int {
+	switch {
+	case n <= 2:
+		return n
+	case n <= 4:
+		return 3
+	}
+	return 4
 }
 
 // rel returns the index of sq relative to the king square k, seen from

@@ -13,7 +13,7 @@ import (
 // Version identifies the feature set: a model's weights are indexed by
 // feature ID, so weights fitted with one version are meaningless with
 // another. Bump it whenever a template is added, removed or changes.
-const Version = 2
+const Version = 4
 
 // Feature is a feature ID, 0..NumFeatures()-1.
 type Feature = uint16
@@ -30,10 +30,14 @@ const (
 	GroupExchange              // SEE, captured piece, attackers and defenders of origin and destination
 	GroupPrevious              // relation to the previous moves, answering a check
 	GroupDanger                // both kings' danger, by moving piece
+	GroupBook                  // opening frequency: how often the training games played the move from the position
+	GroupMate                  // checks by the opponent's number of legal replies (0: mate)
+	GroupOpening               // destination square by moving piece and move number, in the first 30 moves
+	GroupPattern               // what stands on each of the 8 squares around the destination, by moving piece
 	GroupNB
 )
 
-var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger"}
+var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern"}
 
 func (g Group) String() string {
 	if g < GroupNB {
@@ -81,15 +85,40 @@ const (
 	craNB     = 64
 	rankNB    = int(cra.RankNB) + 1
 	promoteNB = 2
+	evasionNB = 5 // the opponent's legal replies to a check: 0 (mate), 1, 2, 3-4, 5+
+	openNB    = 6 // move number 1-5, 6-10, ..., 26-30
+	dirNB     = 8 // the 8 neighbours of a square
+	occNB     = 2 + 2*14
 )
 
 var (
-	phaseNames  = [phaseNB]string{"1-20", "21-40", "41-60", "61-80", "81-100", "101-130", "131-"}
-	dangerNames = [dangerNB]string{"0-1", "2-3", "4-5", "6-8", "9-"}
-	seeNames    = [seeNB]string{"<=-11", "-10..-6", "-5..-3", "-2..-1", "0", "1..3", "4..7", "8..11", "12..17", ">=18"}
-	countNames  = [countNB]string{"0", "1", "2", "3+"}
-	prevNames   = [prevNB]string{"none", "0", "1", "2", "3-4", "5+"}
+	phaseNames   = [phaseNB]string{"1-20", "21-40", "41-60", "61-80", "81-100", "101-130", "131-"}
+	dangerNames  = [dangerNB]string{"0-1", "2-3", "4-5", "6-8", "9-"}
+	seeNames     = [seeNB]string{"<=-11", "-10..-6", "-5..-3", "-2..-1", "0", "1..3", "4..7", "8..11", "12..17", ">=18"}
+	countNames   = [countNB]string{"0", "1", "2", "3+"}
+	prevNames    = [prevNB]string{"none", "0", "1", "2", "3-4", "5+"}
+	evasionNames = [evasionNB]string{"0", "1", "2", "3-4", "5+"}
+	openNames    = [openNB]string{"1-5", "6-10", "11-15", "16-20", "21-25", "26-30"}
+	// dirNames name the neighbours, as file and rank differences seen
+	// from the side to move (forward is -rank).
+	dirNames = [dirNB]string{"(-1,-1)", "(-1,+0)", "(-1,+1)", "(+0,-1)", "(+0,+1)", "(+1,-1)", "(+1,+0)", "(+1,+1)"}
+	dirDF    = [dirNB]int{-1, -1, -1, 0, 0, 1, 1, 1}
+	dirDR    = [dirNB]int{-1, 0, 1, -1, 1, -1, 0, 1}
 )
+
+// occName names what stands on a square: empty, off the board, or our
+// or their piece of a type.
+func occName(i int) string {
+	switch {
+	case i == 0:
+		return "empty"
+	case i == 1:
+		return "edge"
+	case i < 16:
+		return "our-" + kifu.PieceType(i-1).String()
+	}
+	return "their-" + kifu.PieceType(i-15).String()
+}
 
 func pieceName(i int) string {
 	if i == 0 {
@@ -151,6 +180,13 @@ var (
 	dFollow       = dim{"follow-up", 2, names([]string{"no", "yes"})}
 	dPrevCapture  = dim{"prev-captured", 2, names([]string{"no", "yes"})}
 	dCapture      = dim{"captures", 2, names([]string{"no", "yes"})}
+	dBookPos      = dim{"book-games", bookPosNB, names(bookPosNames[:])}
+	dBookShare    = dim{"book-share", bookShareNB, names(bookShareNames[:])}
+	dBookRank     = dim{"book-rank", bookRankNB, names(bookRankNames[:])}
+	dEvasions     = dim{"replies", evasionNB, names(evasionNames[:])}
+	dOpen         = dim{"move-number", openNB, names(openNames[:])}
+	dDir          = dim{"neighbour", dirNB, names(dirNames[:])}
+	dOcc          = dim{"occupant", occNB, occName}
 )
 
 // A template is a conjunction of dims; its features are the cells of
@@ -198,6 +234,14 @@ const (
 	tPrevCaptureRecapture
 	tKindOurDanger
 	tKindTheirDanger
+	tBookShare
+	tBookRank
+	tPhaseBookShare
+	tKindBookShare
+	tKindMate
+	tTheirDangerMate
+	tOpenKindTo
+	tKindPattern
 	tmplNB
 )
 
@@ -234,6 +278,14 @@ var templates = func() []template {
 		{id: tPrevCaptureRecapture, group: GroupPrevious, dims: []dim{dPrevCapture, dPrevDist, dCapture}},
 		{id: tKindOurDanger, group: GroupDanger, dims: []dim{dKind, dOurDanger}},
 		{id: tKindTheirDanger, group: GroupDanger, dims: []dim{dKind, dTheirDanger}},
+		{id: tBookShare, group: GroupBook, dims: []dim{dBookPos, dBookShare}},
+		{id: tBookRank, group: GroupBook, dims: []dim{dBookPos, dBookRank}},
+		{id: tPhaseBookShare, group: GroupBook, dims: []dim{dPhase, dBookShare}},
+		{id: tKindBookShare, group: GroupBook, dims: []dim{dKind, dBookShare}},
+		{id: tKindMate, group: GroupMate, dims: []dim{dKind, dEvasions}},
+		{id: tTheirDangerMate, group: GroupMate, dims: []dim{dTheirDanger, dEvasions}},
+		{id: tOpenKindTo, group: GroupOpening, dims: []dim{dOpen, dKind, dTo}},
+		{id: tKindPattern, group: GroupPattern, dims: []dim{dKind, dDir, dOcc}},
 	}
 	base := 0
 	for i := range t {

@@ -107,6 +107,18 @@ func TestAppend(t *testing.T) {
 					if m.IsDrop() {
 						want = 0
 					}
+				case tBookShare, tBookRank, tPhaseBookShare, tKindBookShare:
+					want = 0 // no book
+				case tKindMate, tTheirDangerMate:
+					if !pos.GivesCheck(m) {
+						want = 0
+					}
+				case tKindPattern:
+					want = dirNB
+				case tOpenKindTo:
+					if pos.MoveNumber() > 30 {
+						want = 0
+					}
 				}
 				if per[tt] != want {
 					t.Fatalf("%s %s: %d features of template %d, want %d", pos.SFEN(), m.USI(), per[tt], tt, want)

@@ -61,8 +61,8 @@ func TestEvaluateModel(t *testing.T) {
 		if o.Category == nil || o.PerMove == nil || o.Uniform == nil || o.Positions == 0 {
 			t.Errorf("the counts' estimators are missing: %s", s)
 		}
-		if o.EngineDefault == nil || *o.EngineDefault != "category" {
-			t.Errorf("engine_default: %v, want \"category\" (the default of the engine's USI option Probability)", o.EngineDefault)
+		if o.EngineDefault == nil || *o.EngineDefault != "model" {
+			t.Errorf("engine_default: %v, want \"model\" (the default of the engine's USI option Probability)", o.EngineDefault)
 		}
 		return o
 	}
@@ -108,7 +108,7 @@ func TestEvaluateModel(t *testing.T) {
 	})
 	t.Run("text", func(t *testing.T) {
 		stdout, _ := runOK(t, "", "evaluate", records, "--db", db, "--include-trained", "--handicap", "include", "--calibration")
-		for _, want := range []string{"\nmodel ", "uses category by default", "model calibration", "0.9-1.0"} {
+		for _, want := range []string{"\nmodel ", "uses model by default", "model calibration", "0.9-1.0"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("evaluate --calibration: no %q in\n%s", want, stdout)
 			}

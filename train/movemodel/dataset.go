@@ -46,6 +46,10 @@ type Dataset struct {
 	Skipped int64
 	// TotalWeight is the sum of the positions' weights.
 	TotalWeight float64
+	// Book is the opening-frequency book counted from the games (nil when
+	// the book group is left out); each game's features leave its own
+	// moves out of it.
+	Book *fm.Book
 
 	// chunks hold the positions of consecutive batches of games (see
 	// Collect); they are the blocks of the gradient sums.
@@ -119,12 +123,13 @@ type gameData struct {
 
 // extractGame replays g and extracts the features of every legal move of
 // its non-forced positions.
-func extractGame(g *Game, drop *[fm.GroupNB]bool) (*gameData, error) {
+func extractGame(g *Game, drop *[fm.GroupNB]bool, book *fm.Book) (*gameData, error) {
 	pos, err := kifu.ParseSFEN(g.StartSFEN)
 	if err != nil {
 		return nil, fmt.Errorf("train: game %d: %w", g.ID, err)
 	}
 	var x fm.Extractor
+	x.SetBook(book)
 	var buf [fm.MaxActive]fm.Feature
 	d := &gameData{}
 	for i, u := range strings.Fields(g.Moves) {
@@ -133,6 +138,9 @@ func extractGame(g *Game, drop *[fm.GroupNB]bool) (*gameData, error) {
 			return nil, fmt.Errorf("train: game %d, move %d (%s): %w", g.ID, i+1, u, err)
 		}
 		x.Reset(pos, pos.LastMove())
+		if fm.BookCounts(i) {
+			x.LeaveOut(played)
+		}
 		moves := x.LegalMoves()
 		if len(moves) == 1 {
 			d.forced++
@@ -184,6 +192,13 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 		workers = runtime.GOMAXPROCS(0)
 	}
 	ds := &Dataset{}
+	if !drop[fm.GroupBook] {
+		b, err := countBook(ctx, games, &opts)
+		if err != nil {
+			return nil, err
+		}
+		ds.Book = b
+	}
 	// Games are extracted in parallel in batches of batch games, each
 	// assembled in game order into a chunk.
 	parts := make([]*gameData, batch)
@@ -204,7 +219,7 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 					}
 					parts[i-lo], errs[i-lo] = nil, nil
 					if opts.weightOf(games[i].Source) != 0 {
-						parts[i-lo], errs[i-lo] = extractGame(&games[i], &drop)
+						parts[i-lo], errs[i-lo] = extractGame(&games[i], &drop, ds.Book)
 					}
 				}
 			}()
@@ -260,4 +275,35 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 		}
 	}
 	return ds, nil
+}
+
+// countBook counts the opening book of the games of non-zero weight: the
+// moves played from the positions fm.BookCounts accepts.
+func countBook(ctx context.Context, games []Game, opts *DataOptions) (*fm.Book, error) {
+	var bb fm.BookBuilder
+	for i := range games {
+		g := &games[i]
+		if opts.weightOf(g.Source) == 0 {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		pos, err := kifu.ParseSFEN(g.StartSFEN)
+		if err != nil {
+			return nil, fmt.Errorf("train: game %d: %w", g.ID, err)
+		}
+		for j, u := range strings.Fields(g.Moves) {
+			if !fm.BookCounts(j) {
+				break
+			}
+			m, err := pos.ParseUSIMove(u)
+			if err != nil {
+				return nil, fmt.Errorf("train: game %d, move %d (%s): %w", g.ID, j+1, u, err)
+			}
+			bb.Add(pos, m)
+			pos.DoMove(m)
+		}
+	}
+	return bb.Book(), nil
 }

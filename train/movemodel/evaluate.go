@@ -70,12 +70,13 @@ type gameEval struct {
 	positions, forced int64
 }
 
-func evalGame(rec *kifu.Record, w []float32) (*gameEval, error) {
+func evalGame(rec *kifu.Record, w []float32, book *fm.Book) (*gameEval, error) {
 	pos, err := rec.StartPosition()
 	if err != nil {
 		return nil, fmt.Errorf("the start position: %w", err)
 	}
 	var x fm.Extractor
+	x.SetBook(book)
 	var p [kifu.MaxMoves]float64
 	ge := &gameEval{}
 	for i, n := range rec.Main.Moves {
@@ -122,7 +123,7 @@ func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOpt
 	var phases [3]train.Scores
 	var cal [10]calib
 	_, excluded, err := train.EvalGames(ctx, paths, opts,
-		func(rec *kifu.Record) (*gameEval, error) { return evalGame(rec, md.Weights) },
+		func(rec *kifu.Record) (*gameEval, error) { return evalGame(rec, md.Weights, md.Book) },
 		func(ge *gameEval) {
 			ev.Games++
 			ev.Positions += ge.positions

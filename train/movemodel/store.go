@@ -8,9 +8,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 // Schema holds the model's tables, in the training database beside the
@@ -36,6 +38,13 @@ CREATE TABLE IF NOT EXISTS model_weights(
 	name       TEXT NOT NULL,
 	weight     REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS model_book(
+	position_key INTEGER NOT NULL,
+	move16       INTEGER NOT NULL,
+	move         TEXT NOT NULL,
+	count        INTEGER NOT NULL,
+	PRIMARY KEY(position_key, move16)
+);
 `
 
 // Model is a fitted model as stored: its weights by feature ID, as
@@ -43,21 +52,32 @@ CREATE TABLE IF NOT EXISTS model_weights(
 type Model struct {
 	FeatureVersion int
 	Weights        []float32
-	Digest         string
-	Games          int64
-	Positions      int64
+	// Book is the opening book of the book features (nil or empty: none).
+	Book      *fm.Book
+	Digest    string
+	Games     int64
+	Positions int64
 }
 
 // WeightsDigest returns "sha256:" and the hex SHA-256 of the feature
-// version and the weights as little-endian float32 bits.
-func WeightsDigest(version int, w []float32) string {
+// version, the weights as little-endian float32 bits and, when book has
+// entries, each entry's key and value (little-endian 64 and 32 bits).
+func WeightsDigest(version int, w []float32, book *fm.Book) string {
 	h := sha256.New()
-	var b [4]byte
-	binary.LittleEndian.PutUint32(b[:], uint32(version))
-	h.Write(b[:])
+	var b [8]byte
+	binary.LittleEndian.PutUint32(b[:4], uint32(version))
+	h.Write(b[:4])
 	for _, v := range w {
-		binary.LittleEndian.PutUint32(b[:], math.Float32bits(v))
-		h.Write(b[:])
+		binary.LittleEndian.PutUint32(b[:4], math.Float32bits(v))
+		h.Write(b[:4])
+	}
+	if book != nil {
+		for i, k := range book.Keys {
+			binary.LittleEndian.PutUint64(b[:], k)
+			h.Write(b[:])
+			binary.LittleEndian.PutUint32(b[:4], book.Vals[i])
+			h.Write(b[:4])
+		}
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
@@ -82,7 +102,7 @@ type RunInfo struct {
 // weights) and records the run, in one transaction, and returns the model.
 func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
 	w := Float32(info.Result.Weights)
-	md := &Model{FeatureVersion: fm.Version, Weights: w, Digest: WeightsDigest(fm.Version, w),
+	md := &Model{FeatureVersion: fm.Version, Weights: w, Book: info.Data.Book, Digest: WeightsDigest(fm.Version, w, info.Data.Book),
 		Games: info.Data.Games, Positions: info.Data.Positions}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -104,6 +124,9 @@ func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
 		if _, err := st.ExecContext(ctx, id, fm.Name(id), float64(v)); err != nil {
 			return nil, fmt.Errorf("train: writing the model: %w", err)
 		}
+	}
+	if err := writeBook(ctx, tx, md.Book); err != nil {
+		return nil, err
 	}
 	r, ds := info.Result, info.Data
 	if _, err := tx.ExecContext(ctx, `INSERT INTO model_runs(feature_version, features, games, positions, moves, options,
@@ -155,9 +178,86 @@ func Read(ctx context.Context, q interface {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("train: reading the model: %w", err)
 	}
-	md.Digest = WeightsDigest(md.FeatureVersion, md.Weights)
+	if md.Book, err = readBook(ctx, q); err != nil {
+		return nil, err
+	}
+	md.Digest = WeightsDigest(md.FeatureVersion, md.Weights, md.Book)
 	if md.Digest != digest {
 		return nil, fmt.Errorf("train: the model's weights (%s) do not match its last run (%s)", md.Digest, digest)
 	}
 	return md, nil
+}
+
+func writeBook(ctx context.Context, tx *sql.Tx, b *fm.Book) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM model_book`); err != nil {
+		return fmt.Errorf("train: writing the model's book: %w", err)
+	}
+	if b == nil {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO model_book(position_key, move16, move, count) VALUES(?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("train: writing the model's book: %w", err)
+	}
+	defer st.Close()
+	for i, k := range b.Keys {
+		m16 := kifu.Move16(b.Vals[i] >> 16)
+		usi := ""
+		if m16 != 0 {
+			usi = m16.USI()
+		}
+		if _, err := st.ExecContext(ctx, int64(k), int64(m16), usi, int64(b.Vals[i]&0xffff)); err != nil {
+			return fmt.Errorf("train: writing the model's book: %w", err)
+		}
+	}
+	return nil
+}
+
+// readBook reads the book of model_book (nil when the database has no
+// such table: a model from before the book).
+func readBook(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (*fm.Book, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'model_book'`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("train: reading the model's book: %w", err)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT position_key, move16, count FROM model_book`)
+	if err != nil {
+		return nil, fmt.Errorf("train: reading the model's book: %w", err)
+	}
+	defer rows.Close()
+	type ent struct {
+		k uint64
+		v uint32
+	}
+	var es []ent
+	for rows.Next() {
+		var k, m, c int64
+		if err := rows.Scan(&k, &m, &c); err != nil {
+			return nil, fmt.Errorf("train: reading the model's book: %w", err)
+		}
+		if m < 0 || m > 0xffff || c < 0 || c > 0xffff {
+			return nil, fmt.Errorf("train: reading the model's book: move16 %d count %d out of range", m, c)
+		}
+		es = append(es, ent{uint64(k), uint32(m)<<16 | uint32(c)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("train: reading the model's book: %w", err)
+	}
+	sort.Slice(es, func(i, j int) bool {
+		if es[i].k != es[j].k {
+			return es[i].k < es[j].k
+		}
+		return es[i].v < es[j].v
+	})
+	b := &fm.Book{Keys: make([]uint64, len(es)), Vals: make([]uint32, len(es))}
+	for i, e := range es {
+		b.Keys[i], b.Vals[i] = e.k, e.v
+	}
+	return b, nil
 }

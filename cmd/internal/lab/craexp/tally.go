@@ -135,13 +135,14 @@ type Game struct {
 // Modeler fills cra.Move.Model with the learned move model's
 // probabilities. It is reusable, allocates nothing, and is not safe for
 // concurrent use; the zero value uses the compiled model
-// (tables.ModelWeights).
+// (tables.ModelWeights and its book, tables.ModelBook).
 type Modeler struct {
 	// W are the model's weights (nil: tables.ModelWeights()).
-	W []float32
-	x movemodel.Extractor
-	m [kifu.MaxMoves]kifu.Move
-	p [kifu.MaxMoves]float64
+	W    []float32
+	book movemodel.Book
+	x    movemodel.Extractor
+	m    [kifu.MaxMoves]kifu.Move
+	p    [kifu.MaxMoves]float64
 }
 
 // Fill sets an[i].Model to the model's probability of an[i].Move in pos
@@ -152,6 +153,9 @@ type Modeler struct {
 func (md *Modeler) Fill(pos *kifu.Position, prev kifu.Move, an []cra.Move) {
 	if md.W == nil {
 		md.W = tables.ModelWeights()
+		keys, vals := tables.ModelBook()
+		md.book = movemodel.Book{Keys: keys, Vals: vals}
+		md.x.SetBook(&md.book)
 	}
 	moves := md.m[:len(an)]
 	for i := range an {
