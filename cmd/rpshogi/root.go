@@ -82,6 +82,7 @@ search engine.`,
 		newNextMoveCmd(ios, nil),
 		newCRACmd(ios, nil),
 		newModelCmd(ios),
+		newReportCmd(ios, nil),
 	)
 	return root
 }
