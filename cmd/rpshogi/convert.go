@@ -24,8 +24,8 @@ type convertOptions struct {
 func newConvertCmd(ios *iostreams, runF func(context.Context, *convertOptions) error) *cobra.Command {
 	opts := &convertOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "convert FILE --to kif|ki2|csa|sfen",
-		Short: "Convert a game record to KIF, KI2, CSA or an SFEN move list",
+		Use:   "convert FILE --to kif|ki2|csa|sfen|jkf",
+		Short: "Convert a game record to KIF, KI2, CSA, an SFEN move list or JKF",
 		Long: `convert reads a game record (KIF, KI2, CSA or SFEN move list; the format
 comes from the extension or the content, the encoding is detected) and
 writes it to standard output in another format, as UTF-8, or with
@@ -33,7 +33,8 @@ writes it to standard output in another format, as UTF-8, or with
 the KIF and CSA 3.0 encoding line says so; a character CP932 lacks is an
 error naming it).
 
-KIF and KI2 hold one game: with a CSA or SFEN file of several games, pick
+--to jkf writes JSON Kifu Format (Kifu for JS, tsshogi, ShogiHome).
+KIF, KI2 and JKF hold one game: with a CSA or SFEN file of several games, pick
 one with --game. CSA cannot carry variations, bookmarks or KIF headers it
 has no key for; an SFEN list carries only the start position and moves.
 
@@ -51,8 +52,8 @@ ending) is an error; --partial writes the legal moves before it instead.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
-			if _, ok := kifu.LookupFormat(opts.To); !ok {
-				return usageErrorf("--to: want kif, ki2, csa or sfen, got %q", opts.To)
+			if _, ok := kifu.LookupFormat(opts.To); !ok && opts.To != "jkf" {
+				return usageErrorf("--to: want kif, ki2, csa, sfen or jkf, got %q", opts.To)
 			}
 			if opts.CSAVersion != "2.2" && opts.CSAVersion != "3.0" {
 				return usageErrorf("--csa-version: want 2.2 or 3.0, got %q", opts.CSAVersion)
@@ -69,7 +70,7 @@ ending) is an error; --partial writes the legal moves before it instead.`,
 			return runConvert(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.To, "to", "", "output format: kif, ki2, csa or sfen (required)")
+	cmd.Flags().StringVar(&opts.To, "to", "", "output format: kif, ki2, csa, sfen or jkf (required)")
 	cmd.Flags().StringVar(&opts.CSAVersion, "csa-version", "2.2", "CSA version to write: 2.2 or 3.0")
 	cmd.Flags().IntVar(&opts.Game, "game", 0, "convert only game N (from 1) of a file holding several")
 	cmd.Flags().StringVar(&opts.Encoding, "encoding", "utf8", "output encoding: utf8 or sjis (Shift_JIS, CP932)")
@@ -94,8 +95,16 @@ func runConvert(ctx context.Context, opts *convertOptions) error {
 	to, _ := kifu.LookupFormat(opts.To)
 	var b bytes.Buffer
 	var err2 error
-	switch to {
-	case kifu.FormatKIF, kifu.FormatKI2:
+	switch {
+	case opts.To == "jkf":
+		if len(recs) != 1 {
+			return fmt.Errorf("%s holds %d games and JKF holds one: pick one with --game", opts.File, len(recs))
+		}
+		if opts.Encoding != "utf8" {
+			return usageErrorf("--encoding: JKF (JSON) is UTF-8")
+		}
+		err2 = kifu.WriteJKF(&b, recs[0])
+	case to == kifu.FormatKIF, to == kifu.FormatKI2:
 		if len(recs) != 1 {
 			return fmt.Errorf("%s holds %d games and %s holds one: pick one with --game", opts.File, len(recs), to)
 		}
@@ -104,7 +113,7 @@ func runConvert(ctx context.Context, opts *convertOptions) error {
 		} else {
 			err2 = kifu.WriteKI2(&b, recs[0])
 		}
-	case kifu.FormatCSA:
+	case to == kifu.FormatCSA:
 		err2 = kifu.WriteCSA(&b, kifu.CSAVersion(opts.CSAVersion), recs...)
 	default:
 		err2 = kifu.WriteSFENMoves(&b, recs...)

@@ -34,7 +34,7 @@ func TestConvertFlags(t *testing.T) {
 		{"all flags", []string{"a.csa", "--to", "kif", "--game", "2", "--partial", "--encoding", "sjis"},
 			convertOptions{File: "a.csa", To: "kif", CSAVersion: "2.2", Game: 2, Partial: true, Encoding: "sjis"}, ""},
 		{"csa 3.0", []string{"a.kif", "--to", "csa", "--csa-version", "3.0"}, convertOptions{File: "a.kif", To: "csa", CSAVersion: "3.0", Encoding: "utf8"}, ""},
-		{"no format", []string{"a.kif"}, convertOptions{}, "--to: want kif, ki2, csa or sfen"},
+		{"no format", []string{"a.kif"}, convertOptions{}, "--to: want kif, ki2, csa, sfen or jkf"},
 		{"bad format", []string{"a.kif", "--to", "pdf"}, convertOptions{}, `got "pdf"`},
 		{"bad version", []string{"a.kif", "--to", "csa", "--csa-version", "2.1"}, convertOptions{}, "--csa-version"},
 		{"no file", []string{"--to", "csa"}, convertOptions{}, "one FILE"},
@@ -197,5 +197,34 @@ func TestConvertShiftJIS(t *testing.T) {
 	}
 	if code, _, errOut := runCmd("convert", src, "--to", "kif", "--encoding", "latin1"); code == exitOK || !strings.Contains(errOut, "--encoding") {
 		t.Errorf("--encoding latin1: exit %d: %s", code, errOut)
+	}
+}
+
+// TestConvertJKF writes a record with variations as JKF: ParseJKF reads
+// back its moves and variations.
+func TestConvertJKF(t *testing.T) {
+	code, out, errOut := runCmd("convert", testdata+"kif/variations.kif", "--to", "jkf")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want, _, err := readRecords(testdata + "kif/variations.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := kifu.ParseJKF("out", strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	vars := func(r *kifu.Record) (n int) {
+		for _, m := range r.Main.Moves {
+			n += len(m.Variations)
+		}
+		return n
+	}
+	if len(got.Main.Moves) != len(want[0].Main.Moves) || vars(got) != vars(want[0]) || vars(got) == 0 {
+		t.Errorf("JKF: %d moves, %d variations; want %d, %d", len(got.Main.Moves), vars(got), len(want[0].Main.Moves), vars(want[0]))
+	}
+	if code, _, errOut := runCmd("convert", testdata+"kif/variations.kif", "--to", "jkf", "--encoding", "sjis"); code == exitOK || !strings.Contains(errOut, "UTF-8") {
+		t.Errorf("jkf with sjis: exit %d: %s", code, errOut)
 	}
 }
