@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 // defaultOverhead is MoveOverhead's default: the time kept in reserve on
@@ -60,6 +62,11 @@ func newOptions() *options {
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)
 			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
+		{name: "MultiPV", kind: "spin", def: "1", min: 1, max: kifu.MaxMoves, help: "number of best moves reported with their lines (info multipv k; engine/multipv.go)"},
+		{name: "ResignValue", kind: "spin", def: "99999", min: 0, max: 99999, help: "resign when the score is this many centipawns or more below zero (99999: only when mated)"},
+		{name: "DrawValue", kind: "spin", def: "0", min: -30000, max: 30000, help: "score of a repetition draw (千日手) for the engine, in centipawns"},
+		{name: "EnteringKingRule", kind: "combo", def: "CSARule27", vars: []string{"CSARule27", "NoEnteringKing"},
+			help: "entering-king declaration (入玉宣言): the CSA 27-point rule, or never declare"},
 	}}
 	for _, x := range o.list {
 		x.value = x.def

@@ -81,6 +81,7 @@ type Info struct {
 	Hashfull int
 	PV       []kifu.Move
 	Bound    Bound // BoundExact, or Lower/Upper for an unfinished iteration
+	MultiPV  int   // the line's rank with MultiPV > 1 (1: the best), else 0
 }
 
 // Result is the outcome of a search.
@@ -131,6 +132,7 @@ type Searcher struct {
 	cra    *cra.Orderer // its analyzer, made on first use
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
+	usiHabits // MultiPV, the draw value, the entering-king rule (multipv.go)
 
 	pos    *kifu.Position
 	limits Limits
@@ -282,7 +284,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		s.stack[i].killer = [2]kifu.Move{}
 	}
 	res := Result{Score: -InfiniteValue}
-	if pos.CanDeclareWin() {
+	if s.canDeclare(pos) {
 		res.Win = true
 		res.Score = MateValue
 		return s.finish(res)
@@ -337,7 +339,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 			res.Move = res.PV[0]
 		}
 		if info != nil {
-			info(s.info(budget, v, res.PV))
+			s.reportIteration(budget, v, res.PV, info) // with MultiPV lines (multipv.go)
 		}
 		if v >= MateInMaxPly || v <= -MateInMaxPly {
 			break // a mate was proven; deeper iterations cannot change it
@@ -544,6 +546,9 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	var bestMove kifu.Move
 	for i := 0; i < n; i++ {
 		m, c := pickNext(f, moves, costs, i)
+		if ply == 0 && len(s.rootExcluded) > 0 && s.excludedAtRoot(m) {
+			continue // a MultiPV line found before (multipv.go)
+		}
 		child := budget - int(c)
 		var stat RootStat
 		iterSel := s.seldepth
@@ -678,7 +683,7 @@ func (s *Searcher) goodQuiet(f *frame, m kifu.Move, budget int) {
 func (s *Searcher) repetition(ply int) (Value, bool) {
 	switch s.pos.Repetition(2) {
 	case kifu.RepetitionDraw:
-		return DrawValue, true
+		return s.drawScore(ply), true // DrawValue option (multipv.go)
 	case kifu.RepetitionWin:
 		return MateIn(ply), true
 	case kifu.RepetitionLoss:

@@ -360,6 +360,7 @@ func (u *usi) goCmd(args []string) {
 		s.Coster = u.cfg.ModelCoster
 	}
 	s.CRA = u.opts.craMode() // CRA option (engine/cra.go)
+	u.habits(s)              // MultiPV, DrawValue, EnteringKingRule (engine/usihabits.go)
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {
@@ -381,7 +382,7 @@ func (u *usi) goCmd(args []string) {
 		res := s.SearchWith(pos, ctl, func(i Info) { u.out.println("%s", formatInfo(i)) })
 		<-j.release // infinite and ponder searches report only after stop/ponderhit
 		if !j.silent.Load() {
-			u.out.println("%s", formatBestMove(res, ponder))
+			u.out.println("%s", formatBestMove(u.resign(res), ponder)) // ResignValue (engine/usihabits.go)
 		}
 	}()
 }
@@ -563,7 +564,11 @@ func formatInfo(i Info) string {
 	if ms > 0 {
 		nps = i.Nodes * 1000 / uint64(ms)
 	}
-	fmt.Fprintf(&b, "info depth %d seldepth %d score %s nodes %d nps %d time %d hashfull %d",
+	b.WriteString("info")
+	if i.MultiPV > 0 {
+		fmt.Fprintf(&b, " multipv %d", i.MultiPV)
+	}
+	fmt.Fprintf(&b, " depth %d seldepth %d score %s nodes %d nps %d time %d hashfull %d",
 		i.Budget/HalfCost, i.SelDepth, formatScore(i.Score), i.Nodes, nps, ms, i.Hashfull)
 	if len(i.PV) > 0 {
 		b.WriteString(" pv")
