@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 // defaultOverhead is MoveOverhead's default: the time kept in reserve on
@@ -96,6 +98,11 @@ func newOptions() *options {
 		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, help: "search threads (lazy SMP, engine/smp.go; 1: deterministic)"},
 		{name: "Eval", kind: "combo", def: "hand", vars: []string{"hand", "learned"}, // Eval option (engine/evallearned.go)
 			help: "static evaluation: hand-set (material, placement, king safety) or learned from the results of real games"},
+		{name: "MultiPV", kind: "spin", def: "1", min: 1, max: kifu.MaxMoves, help: "number of best moves reported with their lines (info multipv k; engine/multipv.go)"},
+		{name: "ResignValue", kind: "spin", def: "99999", min: 0, max: 99999, help: "resign when the score is this many centipawns or more below zero (99999: only when mated)"},
+		{name: "DrawValue", kind: "spin", def: "0", min: -30000, max: 30000, help: "score of a repetition draw (千日手) for the engine, in centipawns"},
+		{name: "EnteringKingRule", kind: "combo", def: "CSARule27", vars: []string{"CSARule27", "NoEnteringKing"},
+			help: "entering-king declaration (入玉宣言): the CSA 27-point rule, or never declare"},
 	}}
 	for _, x := range o.list {
 		x.value = x.def

@@ -94,6 +94,7 @@ type Info struct {
 	Hashfull int
 	PV       []kifu.Move
 	Bound    Bound // BoundExact, or Lower/Upper for an unfinished iteration
+	MultiPV  int   // the line's rank with MultiPV > 1 (1: the best), else 0
 }
 
 // Result is the outcome of a search.
@@ -155,6 +156,7 @@ type Searcher struct {
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
 	qopts     // the quiescence search's options (qsearch.go)
+	usiHabits // MultiPV, the draw value, the entering-king rule (multipv.go)
 
 	pos    *kifu.Position
 	limits Limits
@@ -331,7 +333,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		s.stack[i].killer = [2]kifu.Move{}
 	}
 	res := Result{Score: -InfiniteValue}
-	if pos.CanDeclareWin() {
+	if s.canDeclare(pos) {
 		res.Win = true
 		res.Score = MateValue
 		return s.finish(res)
@@ -397,7 +399,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		}
 		s.rootBest = res.Move
 		if info != nil {
-			info(s.info(budget, v, res.PV))
+			s.reportIteration(budget, v, res.PV, info) // with MultiPV lines (multipv.go)
 		}
 		if v >= MateInMaxPly || v <= -MateInMaxPly {
 			break // a mate was proven; deeper iterations cannot change it
@@ -634,6 +636,9 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		if s.Threats.Mode == ThreatFull && s.threatSkip(ply, budget, c, m, ttMove, inCheck) {
 			continue
 		}
+		if ply == 0 && len(s.rootExcluded) > 0 && s.excludedAtRoot(m) {
+			continue // a MultiPV line found before (multipv.go)
+		}
 		child := budget - int(c)
 		var stat RootStat
 		iterSel := s.seldepth
@@ -785,7 +790,7 @@ func (s *Searcher) goodQuiet(f *frame, m kifu.Move, budget int) {
 func (s *Searcher) repetition(ply int) (Value, bool) {
 	switch s.pos.Repetition(2) {
 	case kifu.RepetitionDraw:
-		return DrawValue, true
+		return s.drawScore(ply), true // DrawValue option (multipv.go)
 	case kifu.RepetitionWin:
 		return MateIn(ply), true
 	case kifu.RepetitionLoss:

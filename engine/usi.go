@@ -368,6 +368,7 @@ func (u *usi) goCmd(args []string) {
 	// Threat stacks (engine/threatsearch.go).
 	s.Threats = u.opts.threatOptions()
 	s.Eval = u.opts.evalKind()
+	u.habits(s)              // MultiPV, DrawValue, EnteringKingRule (engine/usihabits.go)
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {
@@ -389,7 +390,7 @@ func (u *usi) goCmd(args []string) {
 		res := u.search(s, pos, ctl, g.depth, func(i Info) { u.out.println("%s", formatInfo(i)) })
 		<-j.release // infinite and ponder searches report only after stop/ponderhit
 		if !j.silent.Load() {
-			u.out.println("%s", formatBestMove(res, ponder))
+			u.out.println("%s", formatBestMove(u.resign(res), ponder)) // ResignValue (engine/usihabits.go)
 		}
 	}()
 }
@@ -578,7 +579,11 @@ func formatInfo(i Info) string {
 	case BoundUpper:
 		bound = " upperbound"
 	}
-	fmt.Fprintf(&b, "info depth %d seldepth %d score %s%s nodes %d nps %d time %d hashfull %d",
+	b.WriteString("info")
+	if i.MultiPV > 0 {
+		fmt.Fprintf(&b, " multipv %d", i.MultiPV)
+	}
+	fmt.Fprintf(&b, " depth %d seldepth %d score %s%s nodes %d nps %d time %d hashfull %d",
 		i.Budget/HalfCost, i.SelDepth, formatScore(i.Score), bound, i.Nodes, nps, ms, i.Hashfull)
 	if len(i.PV) > 0 {
 		b.WriteString(" pv")

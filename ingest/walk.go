@@ -482,6 +482,9 @@ func (a *archiveWalk) zip(name string, f *os.File, depth int) error {
 		return a.emit(Input{Name: name, Err: fmt.Errorf("not a zip archive: %w", err)})
 	}
 	files := append([]*zip.File(nil), zr.File...)
+	for _, zf := range files {
+		zf.Name = zipName(zf) // CP932 names decoded
+	}
 	sort.SliceStable(files, func(i, j int) bool { return pathLess(files[i].Name, files[j].Name) })
 	for _, zf := range files {
 		if err := a.ctx.Err(); err != nil {

@@ -38,26 +38,29 @@ const (
 //   - legal_moves: the number of legal moves (kifu.LegalAll);
 //   - played_categories: the categories of the played move, by id;
 //   - present_categories: the categories of some legal move, by id.
+//
+// Each field carries its description in its metadata (key
+// "description"); the files' schema metadata is FileMeta's.
 var PositionsSchema = arrow.NewSchema([]arrow.Field{
-	{Name: "game_id", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "ply", Type: arrow.PrimitiveTypes.Int32},
-	{Name: "sfen", Type: arrow.BinaryTypes.String},
-	{Name: "move", Type: arrow.BinaryTypes.String},
-	{Name: "legal_moves", Type: arrow.PrimitiveTypes.Int32},
-	{Name: "played_categories", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint8)},
-	{Name: "present_categories", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint8)},
+	described(arrow.Field{Name: "game_id", Type: arrow.PrimitiveTypes.Int64}, "the games row id"),
+	described(arrow.Field{Name: "ply", Type: arrow.PrimitiveTypes.Int32}, "the number of the move played from the position (1 for the start position of the record)"),
+	described(arrow.Field{Name: "sfen", Type: arrow.BinaryTypes.String}, "the position in SFEN, with its move number"),
+	described(arrow.Field{Name: "move", Type: arrow.BinaryTypes.String}, "the played move in USI"),
+	described(arrow.Field{Name: "legal_moves", Type: arrow.PrimitiveTypes.Int32}, "the number of legal moves (kifu.LegalAll)"),
+	described(arrow.Field{Name: "played_categories", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint8)}, "the categories of the played move, by id (table categories)"),
+	described(arrow.Field{Name: "present_categories", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint8)}, "the categories of some legal move, by id (table categories)"),
 }, nil)
 
 // CountsSchema is the schema of counts.arrow: one row per category, in id
 // order, with the cumulative counts of the database after the run and
 // p = n_p/n_c (null when n_c = 0), as in the probabilities view.
 var CountsSchema = arrow.NewSchema([]arrow.Field{
-	{Name: "id", Type: arrow.PrimitiveTypes.Uint8},
-	{Name: "name", Type: arrow.BinaryTypes.String},
-	{Name: "n_p", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "n_c", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "m_c", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "p", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	described(arrow.Field{Name: "id", Type: arrow.PrimitiveTypes.Uint8}, "the category id"),
+	described(arrow.Field{Name: "name", Type: arrow.BinaryTypes.String}, "the category name (rpshogi categories)"),
+	described(arrow.Field{Name: "n_p", Type: arrow.PrimitiveTypes.Int64}, "the number of positions whose played move has the category"),
+	described(arrow.Field{Name: "n_c", Type: arrow.PrimitiveTypes.Int64}, "the number of positions where some legal move has the category"),
+	described(arrow.Field{Name: "m_c", Type: arrow.PrimitiveTypes.Int64}, "the number of legal moves with the category, summed over the positions"),
+	described(arrow.Field{Name: "p", Type: arrow.PrimitiveTypes.Float64, Nullable: true}, "n_p / n_c, the realization probability (null when n_c = 0)"),
 }, nil)
 
 // BatchRows is the number of rows of a record batch of positions.arrow:
@@ -174,7 +177,8 @@ type positionsWriter struct {
 	*arrowFile
 	ids  []uint8
 	old  *oldPositions
-	last int64 // the game id of the last row written
+	last int64      // the game id of the last row written
+	out  *published // positions.arrow and positions.parquet, once finished
 }
 
 func newPositionsWriter(dir string) (*positionsWriter, error) {
@@ -233,17 +237,40 @@ func (p *positionsWriter) add(id int64, rows []PositionRow) error {
 	return nil
 }
 
-// finish copies the rest of the previous file and closes the file.
-func (p *positionsWriter) finish() error {
+// finish copies the rest of the previous file and closes the file, then
+// writes the rows, with the schema metadata m, to the temporary
+// positions.arrow and positions.parquet that commit renames.
+func (p *positionsWriter) finish(m FileMeta) error {
 	if err := p.copyOld(math.MaxInt64); err != nil {
 		return err
 	}
-	return p.close()
+	if err := p.close(); err != nil {
+		return err
+	}
+	out, err := publish(filepath.Dir(p.final), "positions", p.f.File, PositionsSchema, m)
+	if err != nil {
+		return err
+	}
+	p.out = out
+	p.arrowFile.discard() // the rows are in out's files
+	return nil
 }
 
-// discard removes the temporary file and closes the previous one.
+// commit renames the files finish wrote into place.
+func (p *positionsWriter) commit() error {
+	if p.out == nil {
+		return errors.New("train: internal error: positions committed before finish")
+	}
+	return p.out.commit()
+}
+
+// discard removes the temporary files and closes the previous one.
 func (p *positionsWriter) discard() {
 	p.arrowFile.discard()
+	if p.out != nil {
+		p.out.discard()
+		p.out = nil
+	}
 	if p.old != nil {
 		p.old.close()
 		p.old = nil
@@ -333,14 +360,12 @@ func (o *oldPositions) close() {
 	o.f.Close()
 }
 
-// writeCounts writes counts.arrow (a temporary file, to commit) with the
-// counts of t.
-func writeCounts(dir string, t *Tally) (*arrowFile, error) {
-	a, err := createArrow(dir, CountsFile, CountsSchema)
-	if err != nil {
-		return nil, err
-	}
-	b := a.b
+// writeCounts writes counts.arrow and counts.parquet (temporary files,
+// to commit) with the counts of t and the schema metadata m.
+func writeCounts(dir string, t *Tally, m FileMeta) (*published, error) {
+	schema := m.Schema(CountsSchema)
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), schema)
+	defer b.Release()
 	for _, c := range categorize.List() {
 		k := t.Cats[c.ID]
 		b.Field(0).(*array.Uint8Builder).Append(uint8(c.ID))
@@ -353,13 +378,34 @@ func writeCounts(dir string, t *Tally) (*arrowFile, error) {
 		} else {
 			b.Field(5).(*array.Float64Builder).AppendNull()
 		}
-		a.rows++
 	}
-	if err := a.close(); err != nil {
+	rec := b.NewRecord()
+	defer rec.Release()
+	a, err := createArrow(dir, CountsFile, schema)
+	if err != nil {
+		return nil, err
+	}
+	pq, err := createParquet(dir, CountsParquet, schema)
+	if err != nil {
 		a.discard()
 		return nil, err
 	}
-	return a, nil
+	out := &published{arrow: a, parquet: pq}
+	err = a.w.Write(rec)
+	if err == nil {
+		err = pq.write(rec)
+	}
+	if err == nil {
+		err = a.close()
+	}
+	if err == nil {
+		err = pq.close()
+	}
+	if err != nil {
+		out.discard()
+		return nil, fmt.Errorf("train: writing %s: %w", CountsFile, err)
+	}
+	return out, nil
 }
 
 // fileDigest returns the hex SHA-256 of the file at path, and false if

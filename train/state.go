@@ -288,7 +288,7 @@ var ErrArrowStale = errors.New("train: the Arrow files are not those of the data
 // another database. The next training run with that folder rebuilds
 // them from the database.
 func CheckArrow(ctx context.Context, q Queryer, dir string) error {
-	for _, f := range []struct{ key, name string }{{MetaArrowPositions, PositionsFile}, {MetaArrowCounts, CountsFile}} {
+	for _, f := range publishedFiles {
 		var want string
 		err := q.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", f.key).Scan(&want)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -126,7 +126,7 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 		if err := os.MkdirAll(opts.ArrowDir, 0o755); err != nil {
 			return nil, fmt.Errorf("%w: %w", errArrowDir, err)
 		}
-		if err := removeStaleTemps(opts.ArrowDir, PositionsFile, CountsFile); err != nil {
+		if err := removeStaleTemps(opts.ArrowDir, PositionsFile, CountsFile, PositionsParquet, CountsParquet); err != nil {
 			return nil, err
 		}
 	}
@@ -136,7 +136,7 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 	}
 	defer tdb.abandon()
 	var arrowPos *positionsWriter
-	var arrowCounts *arrowFile
+	var arrowCounts *published
 	defer func() {
 		if arrowPos != nil {
 			arrowPos.discard()
@@ -255,21 +255,25 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 			arrowPos.discard()
 			arrowPos = nil
 		case arrowPos != nil:
-			if err := arrowPos.finish(); err != nil {
+			fm, err := ReadFileMeta(ctx, tx)
+			if err != nil {
 				return err
 			}
-			if arrowCounts, err = writeCounts(opts.ArrowDir, &res.Total); err != nil {
+			if err := arrowPos.finish(fm); err != nil {
 				return err
 			}
-			if err := setMeta(ctx, tx, MetaArrowPositions, arrowPos.digest); err != nil {
+			if arrowCounts, err = writeCounts(opts.ArrowDir, &res.Total, fm); err != nil {
 				return err
 			}
-			if err := setMeta(ctx, tx, MetaArrowCounts, arrowCounts.digest); err != nil {
+			if err := arrowPos.out.setMeta(ctx, tx, MetaArrowPositions, MetaParquetPositions); err != nil {
+				return err
+			}
+			if err := arrowCounts.setMeta(ctx, tx, MetaArrowCounts, MetaParquetCounts); err != nil {
 				return err
 			}
 		case res.Games > 0:
 			// Arrow files written before describe other counts.
-			if _, err := tx.ExecContext(ctx, "DELETE FROM meta WHERE key IN (?, ?)", MetaArrowPositions, MetaArrowCounts); err != nil {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM meta WHERE key IN (?, ?, ?, ?)", MetaArrowPositions, MetaArrowCounts, MetaParquetPositions, MetaParquetCounts); err != nil {
 				return fmt.Errorf("train: writing meta: %w", err)
 			}
 		}

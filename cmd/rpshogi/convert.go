@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/spf13/cobra"
+	"golang.org/x/text/encoding/japanese"
 )
 
 type convertOptions struct {
@@ -15,18 +18,23 @@ type convertOptions struct {
 	CSAVersion string
 	Game       int
 	Partial    bool
+	Encoding   string
 }
 
 func newConvertCmd(ios *iostreams, runF func(context.Context, *convertOptions) error) *cobra.Command {
 	opts := &convertOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "convert FILE --to kif|ki2|csa|sfen",
-		Short: "Convert a game record to KIF, KI2, CSA or an SFEN move list",
+		Use:   "convert FILE --to kif|ki2|csa|sfen|jkf",
+		Short: "Convert a game record to KIF, KI2, CSA, an SFEN move list or JKF",
 		Long: `convert reads a game record (KIF, KI2, CSA or SFEN move list; the format
 comes from the extension or the content, the encoding is detected) and
-writes it to standard output in another format, as UTF-8.
+writes it to standard output in another format, as UTF-8, or with
+--encoding sjis as Shift_JIS (CP932, what many viewers assume of a .kif;
+the KIF and CSA 3.0 encoding line says so; a character CP932 lacks is an
+error naming it).
 
-KIF and KI2 hold one game: with a CSA or SFEN file of several games, pick
+--to jkf writes JSON Kifu Format (Kifu for JS, tsshogi, ShogiHome).
+KIF, KI2 and JKF hold one game: with a CSA or SFEN file of several games, pick
 one with --game. CSA cannot carry variations, bookmarks or KIF headers it
 has no key for; an SFEN list carries only the start position and moves.
 
@@ -34,7 +42,8 @@ A record whose moves stop at an illegal move (not followed by a foul
 ending) is an error; --partial writes the legal moves before it instead.`,
 		Example: `  rpshogi convert game.kif --to csa
   rpshogi convert game.csa --to kif --game 2
-  rpshogi convert game.ki2 --to csa --csa-version 3.0`,
+  rpshogi convert game.ki2 --to csa --csa-version 3.0
+  rpshogi convert game.csa --to kif --encoding sjis > game.kif`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageErrorf("convert takes one FILE, got %d arguments", len(args))
@@ -43,11 +52,14 @@ ending) is an error; --partial writes the legal moves before it instead.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
-			if _, ok := kifu.LookupFormat(opts.To); !ok {
-				return usageErrorf("--to: want kif, ki2, csa or sfen, got %q", opts.To)
+			if _, ok := kifu.LookupFormat(opts.To); !ok && opts.To != "jkf" {
+				return usageErrorf("--to: want kif, ki2, csa, sfen or jkf, got %q", opts.To)
 			}
 			if opts.CSAVersion != "2.2" && opts.CSAVersion != "3.0" {
 				return usageErrorf("--csa-version: want 2.2 or 3.0, got %q", opts.CSAVersion)
+			}
+			if opts.Encoding != "utf8" && opts.Encoding != "sjis" {
+				return usageErrorf("--encoding: want utf8 or sjis, got %q", opts.Encoding)
 			}
 			if opts.Game < 0 {
 				return usageErrorf("--game must be 1 or more")
@@ -58,9 +70,10 @@ ending) is an error; --partial writes the legal moves before it instead.`,
 			return runConvert(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.To, "to", "", "output format: kif, ki2, csa or sfen (required)")
+	cmd.Flags().StringVar(&opts.To, "to", "", "output format: kif, ki2, csa, sfen or jkf (required)")
 	cmd.Flags().StringVar(&opts.CSAVersion, "csa-version", "2.2", "CSA version to write: 2.2 or 3.0")
 	cmd.Flags().IntVar(&opts.Game, "game", 0, "convert only game N (from 1) of a file holding several")
+	cmd.Flags().StringVar(&opts.Encoding, "encoding", "utf8", "output encoding: utf8 or sjis (Shift_JIS, CP932)")
 	cmd.Flags().BoolVar(&opts.Partial, "partial", false, "write the legal moves before an illegal move instead of failing")
 	return cmd
 }
@@ -80,17 +93,64 @@ func runConvert(ctx context.Context, opts *convertOptions) error {
 		return err
 	}
 	to, _ := kifu.LookupFormat(opts.To)
-	switch to {
-	case kifu.FormatKIF, kifu.FormatKI2:
+	var b bytes.Buffer
+	var err2 error
+	switch {
+	case opts.To == "jkf":
+		if len(recs) != 1 {
+			return fmt.Errorf("%s holds %d games and JKF holds one: pick one with --game", opts.File, len(recs))
+		}
+		if opts.Encoding != "utf8" {
+			return usageErrorf("--encoding: JKF (JSON) is UTF-8")
+		}
+		err2 = kifu.WriteJKF(&b, recs[0])
+	case to == kifu.FormatKIF, to == kifu.FormatKI2:
 		if len(recs) != 1 {
 			return fmt.Errorf("%s holds %d games and %s holds one: pick one with --game", opts.File, len(recs), to)
 		}
 		if to == kifu.FormatKIF {
-			return kifu.WriteKIF(opts.IO.Out, recs[0])
+			err2 = kifu.WriteKIF(&b, recs[0])
+		} else {
+			err2 = kifu.WriteKI2(&b, recs[0])
 		}
-		return kifu.WriteKI2(opts.IO.Out, recs[0])
-	case kifu.FormatCSA:
-		return kifu.WriteCSA(opts.IO.Out, kifu.CSAVersion(opts.CSAVersion), recs...)
+	case to == kifu.FormatCSA:
+		err2 = kifu.WriteCSA(&b, kifu.CSAVersion(opts.CSAVersion), recs...)
+	default:
+		err2 = kifu.WriteSFENMoves(&b, recs...)
 	}
-	return kifu.WriteSFENMoves(opts.IO.Out, recs...)
+	if err2 != nil {
+		return err2
+	}
+	out := b.Bytes()
+	if opts.Encoding == "sjis" {
+		if out, err = toShiftJIS(out); err != nil {
+			return fmt.Errorf("convert: %s: %w", opts.File, err)
+		}
+	}
+	_, err = opts.IO.Out.Write(out)
+	return err
+}
+
+// toShiftJIS encodes UTF-8 text as Shift_JIS (CP932), its first line's
+// "encoding=UTF-8" (KIF, CSA 3.0) made "encoding=Shift_JIS".
+func toShiftJIS(text []byte) ([]byte, error) {
+	first, rest, _ := bytes.Cut(text, []byte("\n"))
+	if bytes.HasSuffix(first, []byte("encoding=UTF-8")) {
+		var nb []byte
+		nb = append(nb, bytes.TrimSuffix(first, []byte("UTF-8"))...)
+		nb = append(nb, "Shift_JIS\n"...)
+		text = append(nb, rest...)
+	}
+	out, err := japanese.ShiftJIS.NewEncoder().Bytes(text)
+	if err != nil {
+		for i, line := range strings.Split(string(text), "\n") {
+			for _, r := range line {
+				if _, err := japanese.ShiftJIS.NewEncoder().String(string(r)); err != nil {
+					return nil, fmt.Errorf("line %d: %q (U+%04X) has no Shift_JIS (CP932) code: write UTF-8 instead", i+1, r, r)
+				}
+			}
+		}
+		return nil, err
+	}
+	return out, nil
 }

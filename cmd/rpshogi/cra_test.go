@@ -266,18 +266,18 @@ func TestRunCRASearch(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := xml.NewDecoder(bytes.NewReader(b))
-		polylines := 0
+		legend := 0 // gonum/plot's legend: a text per algorithm
 		for {
 			tok, err := d.Token()
 			if err != nil {
 				break
 			}
-			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
-				polylines++
+			if cd, ok := tok.(xml.CharData); ok && strings.HasSuffix(string(cd), " alpha-beta") {
+				legend++
 			}
 		}
-		if polylines != 3 {
-			t.Errorf("%s: %d polylines, want one per algorithm", p, polylines)
+		if legend != 3 {
+			t.Errorf("%s: %d legend entries, want one per algorithm", p, legend)
 		}
 	}
 }

@@ -27,6 +27,7 @@ type pipelineOptions struct {
 	Out      string
 	Quiet    bool
 	NoEngine bool
+	NoReport bool
 	Add      bool
 	Flags    recordFlags
 }
@@ -42,6 +43,7 @@ const (
 	pipelineData   = "data"
 	pipelineSource = "pipeline.json"
 	pipelineGoMod  = "go.mod"
+	pipelineReport = "report"
 )
 
 // Source kinds of a pipeline run, recorded in DIR/pipeline.json.
@@ -77,7 +79,8 @@ archives; the bundled self-play collection when no PATH is given):
      database (table model_weights) and as Go source, DIR/model_gen.go;
      then the learned evaluation (as "rpshogi evalfit" with its defaults)
      on the games with a result, into the database (eval_weights) and
-     DIR/eval_gen.go;
+     DIR/eval_gen.go; then the report with its plots (as "rpshogi report"; --no-report
+     leaves it out), DIR/report/index.html;
   4. build-engine: the USI engine compiled with that table and that model
      (USI options Probability=model, Eval=learned), DIR/rpshogi-engine (needs the Go
      toolchain and the source tree: checked before step 1; --no-engine
@@ -111,6 +114,7 @@ it never compile the generated table.`,
 	cmd.Flags().StringVarP(&opts.Out, "output", "o", "rpshogi-out", "folder for the database, Arrow files, table and engine")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the final summary")
 	cmd.Flags().BoolVar(&opts.NoEngine, "no-engine", false, "stop after the table and the model: do not build the engine (no Go toolchain or source tree needed)")
+	cmd.Flags().BoolVar(&opts.NoReport, "no-report", false, "do not write the HTML report (DIR/report/index.html, as rpshogi report)")
 	cmd.Flags().BoolVar(&opts.Add, "add", false, "add to a folder built from the other kind of source (bundled games or your records)")
 	opts.Flags.register(cmd.Flags())
 	return cmd
@@ -214,10 +218,22 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	if err != nil {
 		return interrupted(ctx, asStep("pipeline", err), "in step 3: "+dbPath+", "+tablePath+" and "+modelPath+" are written; the evaluation was not (run the pipeline again to finish)")
 	}
+	if !opts.NoReport {
+		stopSpin := spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[3/%d] report", pipelineSteps))
+		page, err := writePipelineReport(ctx, dbPath, filepath.Join(opts.Out, pipelineReport), iopts)
+		stopSpin()
+		if err != nil {
+			return interrupted(ctx, err, "after step 3: the database, table and model are written; the report was not (rpshogi report --db "+dbPath+" writes it)")
+		}
+		if !opts.Quiet && !bars {
+			fmt.Fprintf(opts.IO.ErrOut, "[3/%d] wrote the report %s\n", pipelineSteps, page)
+		}
+	}
 
 	w := opts.IO.Out
 	if opts.NoEngine {
 		writePipelineSummary(w, opts, source, start, res, dbPath, topts.ArrowDir, tablePath, modelPath, prov)
+		writeReportLine(w, opts)
 		fmt.Fprintln(w, "  engine   not built (--no-engine): rpshogi build-engine --table "+tablePath+" --model "+modelPath+" -o PATH builds it")
 		writeTopCategories(w, res.Total, 8)
 		return nil
@@ -234,6 +250,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 
 	writePipelineSummary(w, opts, source, start, res, dbPath, topts.ArrowDir, tablePath, modelPath, prov)
+	writeReportLine(w, opts)
 	fmt.Fprintf(w, "  engine   %s: start it from a USI GUI, or type usi, isready, position startpos, go byoyomi 1000 (setoption name Probability value model: the move model)\n", enginePath)
 	writeTopCategories(w, res.Total, 8)
 	return nil

@@ -81,6 +81,7 @@ search engine.`,
 		newModelCmd(ios),
 		newTacticsCmd(ios),
 		newEvalFitCmd(ios),
+		newReportCmd(ios, nil),
 	)
 	registerCompletions(root)
 	return root

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 func TestShow(t *testing.T) {
@@ -47,5 +51,55 @@ func TestShowUsage(t *testing.T) {
 	code, _, errOut = runCmd("show", testdata+"none.csa")
 	if code != exitError || !strings.Contains(errOut, "no such file") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestShowBoard prints board diagrams: the one after the main line of a
+// handicap game (後手番, white's pieces marked v), and after --ply N
+// moves, which ParseKIF reads back as that position.
+func TestShowBoard(t *testing.T) {
+	recs, _, err := readRecords(testdata + "kif/handicap.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ply := range []int{-1, 0, 2, 4} {
+		args := []string{"show", "--board", testdata + "kif/handicap.kif"}
+		if ply >= 0 {
+			args = append(args, "--ply", strconv.Itoa(ply))
+		}
+		code, out, errOut := runCmd(args...)
+		if code != exitOK {
+			t.Fatalf("--ply %d: exit %d: %s", ply, code, errOut)
+		}
+		n := ply
+		if n < 0 {
+			n = len(recs[0].Main.Moves)
+		}
+		_, diagram, ok := strings.Cut(out, fmt.Sprintf("  board after %d moves:\n", n))
+		if !ok {
+			t.Fatalf("--ply %d: no board:\n%s", ply, out)
+		}
+		var text strings.Builder
+		for _, line := range strings.Split(strings.TrimRight(diagram, "\n"), "\n") {
+			text.WriteString(strings.TrimPrefix(line, "    ") + "\n")
+		}
+		got, err := kifu.ParseKIF(strings.NewReader(text.String()))
+		if err != nil {
+			t.Fatalf("--ply %d: the diagram does not read back: %v\n%s", ply, err, text.String())
+		}
+		pos, _ := recs[0].StartPosition()
+		for _, m := range recs[0].Main.Moves[:n] {
+			pos.DoMove(m.Move)
+		}
+		want, _, _ := strings.Cut(pos.SFEN(), " 1")
+		if g, _, _ := strings.Cut(got.StartSFEN, " 1"); !strings.HasPrefix(pos.SFEN(), g) || g == "" {
+			t.Errorf("--ply %d: the diagram is %s, the position %s", ply, got.StartSFEN, want)
+		}
+		if !strings.Contains(text.String(), "|v香") && n == 0 {
+			t.Errorf("no white lance in the start position's diagram:\n%s", text.String())
+		}
+	}
+	if code, _, errOut := runCmd("show", "--board", "--ply", "99", testdata+"kif/handicap.kif"); code == exitOK || !strings.Contains(errOut, "--ply 99") {
+		t.Errorf("--ply 99: exit %d: %s", code, errOut)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/train"
 )
 
 // ExamplesFile is the name of the Arrow file of training examples.
@@ -28,20 +29,35 @@ const ExamplesFile = "model_examples.arrow"
 //     the schema's metadata; names in the database's model_weights).
 //
 // A conditional-logit fit groups the rows by (game_id, ply).
+//
+// Each field carries its description in its metadata (key
+// "description"). ExamplesParquet holds the same rows and schema.
 var ExamplesSchema = arrow.NewSchema([]arrow.Field{
-	{Name: "game_id", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "ply", Type: arrow.PrimitiveTypes.Int32},
-	{Name: "move_index", Type: arrow.PrimitiveTypes.Int16},
-	{Name: "played", Type: arrow.FixedWidthTypes.Boolean},
-	{Name: "weight", Type: arrow.PrimitiveTypes.Float32},
-	{Name: "features", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint16)},
+	described(arrow.Field{Name: "game_id", Type: arrow.PrimitiveTypes.Int64}, "the games row id"),
+	described(arrow.Field{Name: "ply", Type: arrow.PrimitiveTypes.Int32}, "the number of the move played from the position"),
+	described(arrow.Field{Name: "move_index", Type: arrow.PrimitiveTypes.Int16}, "the move's index among the position's legal moves (move-generation order)"),
+	described(arrow.Field{Name: "played", Type: arrow.FixedWidthTypes.Boolean}, "whether it is the move played"),
+	described(arrow.Field{Name: "weight", Type: arrow.PrimitiveTypes.Float32}, "the position's weight in the fit"),
+	described(arrow.Field{Name: "features", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint16)}, "the move's feature ids (categorize/movemodel; names in model_weights)"),
 }, nil)
 
-// WriteExamples writes the examples of ds to dir/ExamplesFile (under a
-// temporary name, renamed when complete), one record batch per chunk of
-// ds, so the bytes depend only on ds.
-func WriteExamples(dir string, ds *Dataset) error {
-	md := arrow.NewMetadata([]string{"feature_version"}, []string{fmt.Sprint(fm.Version)})
+// ExamplesParquet is the name of the Parquet twin of ExamplesFile.
+const ExamplesParquet = "model_examples.parquet"
+
+func described(f arrow.Field, desc string) arrow.Field {
+	f.Metadata = arrow.NewMetadata([]string{"description"}, []string{desc})
+	return f
+}
+
+// WriteExamples writes the examples of ds to dir/ExamplesFile and
+// dir/ExamplesParquet (under temporary names, renamed when complete),
+// one record batch per chunk of ds, so the bytes depend only on ds and
+// m. The schema metadata is m's (train.FileMeta: the training database's
+// last run and corpus digest) and the feature version.
+func WriteExamples(dir string, ds *Dataset, m train.FileMeta) error {
+	s := m.Schema(ExamplesSchema)
+	md := s.Metadata()
+	md = arrow.MetadataFrom(mergeMeta(md.ToMap(), "feature_version", fmt.Sprint(fm.Version)))
 	schema := arrow.NewSchema(ExamplesSchema.Fields(), &md)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("train: %w", err)
@@ -50,13 +66,25 @@ func WriteExamples(dir string, ds *Dataset) error {
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
+	pf, err := os.CreateTemp(dir, "."+ExamplesParquet+".tmp-*")
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return fmt.Errorf("train: %w", err)
+	}
 	fail := func(err error) error {
 		f.Close()
 		os.Remove(f.Name())
+		pf.Close()
+		os.Remove(pf.Name())
 		return fmt.Errorf("train: writing %s: %w", ExamplesFile, err)
 	}
 	mem := memory.NewGoAllocator()
 	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+	if err != nil {
+		return fail(err)
+	}
+	pw, err := train.NewParquetWriter(pf, schema)
 	if err != nil {
 		return fail(err)
 	}
@@ -83,6 +111,9 @@ func WriteExamples(dir string, ds *Dataset) error {
 		}
 		rec := b.NewRecord()
 		err := w.Write(rec)
+		if err == nil {
+			err = pw.Write(rec)
+		}
 		rec.Release()
 		if err != nil {
 			return fail(err)
@@ -91,16 +122,31 @@ func WriteExamples(dir string, ds *Dataset) error {
 	if err := w.Close(); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
+	if err := pw.Close(); err != nil {
 		return fail(err)
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("train: writing %s: %w", ExamplesFile, err)
+	for _, g := range []*os.File{f, pf} {
+		if err := g.Sync(); err != nil {
+			return fail(err)
+		}
 	}
-	if err := os.Rename(f.Name(), filepath.Join(dir, ExamplesFile)); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("train: writing %s: %w", ExamplesFile, err)
+	// The Parquet file first: the Arrow file's date tells the pair's.
+	for _, x := range []struct {
+		f    *os.File
+		name string
+	}{{pf, ExamplesParquet}, {f, ExamplesFile}} {
+		if err := x.f.Close(); err != nil {
+			return fail(err)
+		}
+		if err := os.Rename(x.f.Name(), filepath.Join(dir, x.name)); err != nil {
+			return fail(err)
+		}
 	}
 	return nil
+}
+
+// mergeMeta returns m with key set to value.
+func mergeMeta(m map[string]string, key, value string) map[string]string {
+	m[key] = value
+	return m
 }

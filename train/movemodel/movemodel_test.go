@@ -297,14 +297,14 @@ func TestWriteExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := WriteExamples(dir, ds); err != nil {
+	if err := WriteExamples(dir, ds, train.FileMeta{RunID: 1, CorpusDigest: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	first, err := os.ReadFile(filepath.Join(dir, ExamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteExamples(dir, ds); err != nil {
+	if err := WriteExamples(dir, ds, train.FileMeta{RunID: 1, CorpusDigest: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if second, _ := os.ReadFile(filepath.Join(dir, ExamplesFile)); !bytes.Equal(first, second) {

@@ -102,7 +102,11 @@ func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 	fmt.Fprintf(w, "games %d (%d left out by weight 0), positions %d (+%d forced, left out), legal moves %d, features %d, %.1fs\n",
 		ds.Games, ds.Skipped, ds.Positions, ds.Forced, ds.Moves, fm.NumFeatures(), time.Since(start).Seconds())
 	if opts.Arrow != "" {
-		if err := movemodel.WriteExamples(opts.Arrow, ds); err != nil {
+		meta, err := train.ReadFileMeta(ctx, db)
+		if err != nil {
+			return err
+		}
+		if err := movemodel.WriteExamples(opts.Arrow, ds, meta); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "wrote %s\n", filepath.Join(opts.Arrow, movemodel.ExamplesFile))

@@ -65,7 +65,7 @@ func TestSearchToDir(t *testing.T) {
 		if p != filepath.Join(dir, want[i]) {
 			t.Errorf("plot %d: %s, want %s", i, p, want[i])
 		}
-		if b, err := os.ReadFile(p); err != nil || !bytes.HasPrefix(b, []byte("<svg")) {
+		if b, err := os.ReadFile(p); err != nil || !bytes.Contains(b, []byte("<svg")) || !bytes.HasSuffix(bytes.TrimSpace(b), []byte("</svg>")) {
 			t.Errorf("%s: %v, %.20q", p, err, b)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"io"
+	"slices"
 	"testing"
 )
 
@@ -62,35 +64,40 @@ func TestSearch(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 
-	// The plots: valid SVG, one line per algorithm; the nodes plot
-	// depends on the nodes only.
+	// The plots (gonum/plot): valid SVG, a legend entry per algorithm;
+	// the nodes plot depends on the nodes only.
 	for _, kind := range []string{"time", "nodes"} {
 		b := Plot(rep, 2, kind)
 		d := xml.NewDecoder(bytes.NewReader(b))
-		lines := 0
+		var texts []string
+		inText := false
 		for {
 			tok, err := d.Token()
-			if err != nil {
+			if err == io.EOF {
 				break
 			}
-			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
-				lines++
+			if err != nil {
+				t.Fatalf("%s plot: not XML: %v", kind, err)
+			}
+			switch tok := tok.(type) {
+			case xml.StartElement:
+				inText = tok.Name.Local == "text"
+			case xml.CharData:
+				if inText {
+					texts = append(texts, string(tok))
+				}
+			case xml.EndElement:
+				inText = false
 			}
 		}
-		if lines != 3 {
-			t.Errorf("%s plot: %d polylines, want 3", kind, lines)
+		for _, a := range rep.Algorithms {
+			if !slices.Contains(texts, a+" alpha-beta") {
+				t.Errorf("%s plot: no legend entry for %s (texts %q)", kind, a, texts)
+			}
 		}
 	}
 	again, _ := Search(context.Background(), rec, opts)
 	if !bytes.Equal(Plot(rep, 2, "nodes"), Plot(again, 2, "nodes")) {
 		t.Error("the nodes plot differs between two runs")
-	}
-}
-
-func TestNiceCeil(t *testing.T) {
-	for _, tt := range []struct{ v, want float64 }{{0, 1}, {-3, 1}, {0.7, 1}, {1, 1}, {1.2, 2}, {3, 5}, {7, 10}, {0.013, 0.02}} {
-		if got := niceCeil(tt.v); got < tt.want*0.999999 || got > tt.want*1.000001 {
-			t.Errorf("niceCeil(%v) = %v, want %v", tt.v, got, tt.want)
-		}
 	}
 }

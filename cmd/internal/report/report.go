@@ -1,0 +1,290 @@
+// Package report builds the one-page HTML report of a training database
+// ("rpshogi report"): the learned probabilities beside the paper's Table
+// 1, overall and by game phase; the move model's calibration and top-k
+// against the other estimators; the CRA Tables 1-2; match scores and Elo
+// with their intervals; and the data's provenance. Every plot is drawn
+// with gonum.org/v1/plot and inlined as SVG, so the page is one
+// self-contained file.
+package report
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/rpshogi/rpshogi/categorize/cra"
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
+	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
+	"github.com/rpshogi/rpshogi/ingest"
+	"github.com/rpshogi/rpshogi/train"
+	"github.com/rpshogi/rpshogi/train/movemodel"
+)
+
+// File is the name of the report page in the output folder.
+const File = "index.html"
+
+// Options configures Build.
+type Options struct {
+	// DB is the training database.
+	DB string
+	// Match are match outputs: JSON files of "rpshogi match --json", or
+	// folders holding such files (*.json; a match's records folder).
+	Match []string
+	// Eval are the game records the estimators and the CRA are measured
+	// on; none: the inputs of the database's runs, in-sample (the page
+	// says so).
+	Eval []string
+	// Ingest reads Eval (workers, filter).
+	Ingest ingest.Options
+}
+
+// Data is what the page shows.
+type Data struct {
+	DB           string
+	Runs         []Run
+	Games        int64
+	Total        train.Tally
+	CorpusDigest string
+	Paper        []evaluate.Comparison
+	Phases       [train.NumPhases][]evaluate.Comparison
+	// Eval: the records measured, whether they are the training inputs,
+	// the estimators' metrics (nil if no record could be read), the
+	// model's (nil without a model), and the CRA tables.
+	EvalPaths []string
+	InSample  bool
+	EvalNote  string
+	Estimates *evaluate.Evaluation
+	Model     *movemodel.Evaluation
+	CRA       *craexp.Tables
+	Matches   []Match
+}
+
+// Run is a row of the runs table.
+type Run struct {
+	ID                 int64
+	Started, Finished  string
+	Inputs             string
+	CorpusDigest       string
+	Games, Positions   int64
+	CodeVersion, Notes string
+}
+
+// Build reads the database and the match files and measures the
+// estimators on the evaluation records.
+func Build(ctx context.Context, opts Options) (*Data, error) {
+	if _, err := os.Stat(opts.DB); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	db, err := train.OpenReadOnly(opts.DB)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	d := &Data{DB: opts.DB}
+	if err := d.readRuns(ctx, db); err != nil {
+		return nil, err
+	}
+	t, err := train.ReadTally(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	d.Total = *t
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&d.Games); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	if d.CorpusDigest, err = train.CorpusDigest(ctx, db); err != nil {
+		return nil, err
+	}
+	if d.Paper, err = evaluate.ComparePaper(t); err != nil {
+		return nil, err
+	}
+	phases, err := readPhases(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	for i := range phases {
+		if d.Phases[i], err = evaluate.ComparePaper(&phases[i]); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range opts.Match {
+		ms, err := readMatches(m)
+		if err != nil {
+			return nil, err
+		}
+		d.Matches = append(d.Matches, ms...)
+	}
+	if err := d.evaluate(ctx, db, t, opts); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *Data) readRuns(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, `SELECT id, started, coalesce(finished, ''), inputs, coalesce(corpus_digest, ''),
+		coalesce(games_added, 0), coalesce(positions_added, 0), coalesce(code_version, '') FROM runs ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("report: reading runs (is %s a training database?): %w", d.DB, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r Run
+		if err := rows.Scan(&r.ID, &r.Started, &r.Finished, &r.Inputs, &r.CorpusDigest, &r.Games, &r.Positions, &r.CodeVersion); err != nil {
+			return fmt.Errorf("report: reading runs: %w", err)
+		}
+		d.Runs = append(d.Runs, r)
+	}
+	return rows.Err()
+}
+
+// readPhases returns the counts of each game phase (game_phase_counts).
+func readPhases(ctx context.Context, db *sql.DB) ([train.NumPhases]train.Tally, error) {
+	var out [train.NumPhases]train.Tally
+	rows, err := db.QueryContext(ctx, "SELECT phase, category_id, sum(n_p), sum(n_c), sum(m_c) FROM game_phase_counts GROUP BY phase, category_id")
+	if err != nil {
+		return out, fmt.Errorf("report: reading game_phase_counts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ph, id int
+		var k train.Count
+		if err := rows.Scan(&ph, &id, &k.NP, &k.NC, &k.MC); err != nil {
+			return out, fmt.Errorf("report: reading game_phase_counts: %w", err)
+		}
+		if ph < 0 || ph >= len(out) || id < 0 || id >= len(out[ph].Cats) {
+			return out, fmt.Errorf("report: game_phase_counts: phase %d, category %d out of range", ph, id)
+		}
+		out[ph].Cats[id] = k
+	}
+	return out, rows.Err()
+}
+
+// evaluate measures the estimators, the model and the CRA on the
+// evaluation records.
+func (d *Data) evaluate(ctx context.Context, db *sql.DB, t *train.Tally, opts Options) error {
+	d.EvalPaths = opts.Eval
+	if len(d.EvalPaths) == 0 {
+		d.InSample = true
+		seen := map[string]bool{}
+		for _, r := range d.Runs {
+			var in []string
+			if json.Unmarshal([]byte(r.Inputs), &in) != nil {
+				continue
+			}
+			for _, p := range in {
+				if _, err := os.Stat(p); err == nil && !seen[p] {
+					seen[p] = true
+					d.EvalPaths = append(d.EvalPaths, p)
+				}
+			}
+		}
+	}
+	if len(d.EvalPaths) == 0 {
+		d.EvalNote = "no records to measure on: give --eval PATH (the training inputs are gone)"
+		return nil
+	}
+	eo := train.EvalOptions{Ingest: opts.Ingest}
+	if !d.InSample {
+		ex, err := train.ExcludeKnown(ctx, db)
+		if err != nil {
+			return err
+		}
+		eo.Exclude = ex
+	}
+	ev, err := evaluate.Evaluate(ctx, t, d.EvalPaths, eo)
+	if err != nil {
+		return err
+	}
+	if ev.Positions == 0 {
+		d.EvalNote = fmt.Sprintf("no position to score in %d games (%d left out as trained on)", ev.Games, ev.Excluded)
+		return nil
+	}
+	d.Estimates = ev
+	md, err := readModel(ctx, db)
+	if err != nil {
+		return err
+	}
+	if md != nil {
+		if d.Model, err = movemodel.Evaluate(ctx, md, d.EvalPaths, eo); err != nil {
+			return err
+		}
+	}
+	costs, source, err := craexp.Costs(ctx, d.DB)
+	if err != nil {
+		return err
+	}
+	iopts := opts.Ingest
+	iopts.Process = func(g *ingest.Game) (any, error) {
+		return craexp.AnalyzeGame(g.Record, cra.NewOrderer(costs), false)
+	}
+	var tally craexp.Tally
+	sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
+		if eo.Exclude != nil && eo.Exclude(g.Digest) {
+			return nil
+		}
+		cg, ok := g.Processed.(*craexp.Game)
+		if !ok {
+			return fmt.Errorf("report: %s: no CRA analysis", g.Source)
+		}
+		tally.Add(cg)
+		return nil
+	}}
+	if _, err := ingest.Run(ctx, iopts, d.EvalPaths, sink); err != nil {
+		return err
+	}
+	tb := tally.Tables("all", source, false)
+	d.CRA = &tb
+	return nil
+}
+
+// readModel returns the database's move model, nil if it has none.
+func readModel(ctx context.Context, db *sql.DB) (*movemodel.Model, error) {
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'model_runs'`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	if n > 0 {
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM model_runs`).Scan(&n); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return movemodel.Read(ctx, db)
+}
+
+// Write writes the page to dir/File (through a temporary file), creating
+// dir.
+func Write(dir string, d *Data) (string, error) {
+	page, err := Render(d)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("report: %w", err)
+	}
+	path := filepath.Join(dir, File)
+	f, err := os.CreateTemp(dir, "."+File+".tmp-*")
+	if err != nil {
+		return "", fmt.Errorf("report: %w", err)
+	}
+	_, err = f.Write(page)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("report: writing %s: %w", path, err)
+	}
+	return path, nil
+}

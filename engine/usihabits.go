@@ -1,0 +1,24 @@
+package engine
+
+import "github.com/rpshogi/rpshogi/kifu"
+
+// habits sets the Searcher's MultiPV, draw value and entering-king rule
+// from the USI options MultiPV, DrawValue and EnteringKingRule.
+func (u *usi) habits(s *Searcher) {
+	s.MultiPV = u.opts.int("MultiPV")
+	s.Draw = Value(u.opts.int("DrawValue"))
+	s.EnteringKing = RuleCSA27
+	if u.opts.find("EnteringKingRule").value == "NoEnteringKing" {
+		s.EnteringKing = RuleNoEnteringKing
+	}
+}
+
+// resign turns r into a resignation (bestmove resign) when its score is
+// ResignValue or more below zero (in the centipawns of "info score cp";
+// a mate against the engine always resigns, as before).
+func (u *usi) resign(r Result) Result {
+	if rv := u.opts.int("ResignValue"); !r.Win && r.Move != kifu.MoveNone && r.Score <= -Value(rv) {
+		r.Move, r.Ponder = kifu.MoveNone, kifu.MoveNone
+	}
+	return r
+}
