@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"github.com/rpshogi/rpshogi/kifu"
+)
 
 // bayesNoise is the leaf-evaluation noise of a simulation of the Bayesian
 // search (Yokoyama and Kitsuregawa §3.1): every static evaluation gets a
@@ -57,4 +61,19 @@ func gauss(r uint64) float64 {
 	u1 := (float64(r>>32) + 0.5) / (1 << 32)
 	u2 := (float64(r&0xffffffff) + 0.5) / (1 << 32)
 	return math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
+}
+
+// beginSimulation prepares s for a simulation with the noise n: its leaf
+// noise and table salt, and empty history tables (its own and its
+// helpers'). The history is keyed by piece and square, not by the noise:
+// left from the simulations before (other nodes, other noise), it would
+// reorder this one's moves, and with the cut-offs the result, so that a
+// simulation's value would depend on the order of the simulations.
+func (s *Searcher) beginSimulation(n bayesNoise) {
+	s.Wait() // the last search's helpers are done with their tables
+	s.noise = n
+	s.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+	for _, h := range s.smp.helpers {
+		h.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+	}
 }

@@ -239,7 +239,7 @@ func (b *BayesSearcher) simulate(i int) (Result, bool) {
 	s := b.S
 	n := &b.nodes[i]
 	k := b.path(i)
-	s.noise = bayesNoise{salt: noiseSalt(b.Cfg.Seed, int(n.sims), b.Cfg.NoiseUsesN), sigma: b.Cfg.Sigma}
+	s.beginSimulation(bayesNoise{salt: noiseSalt(b.Cfg.Seed, int(n.sims), b.Cfg.NoiseUsesN), sigma: b.Cfg.Sigma})
 	lim := Limits{MaxBudget: b.Cfg.SimBudget, Infinite: b.outer.Infinite}
 	if b.outer.Nodes > 0 {
 		if b.simNodes >= b.outer.Nodes {

@@ -50,9 +50,10 @@ func TestNoiseDeterminism(t *testing.T) {
 	}
 }
 
-// simulateWith searches pos at budget with the noise n.
+// simulateWith searches pos at budget with the noise n, as a simulation
+// of the Bayesian search does (beginSimulation).
 func simulateWith(s *Searcher, pos *kifu.Position, budget int, n bayesNoise) Result {
-	s.noise = n
+	s.beginSimulation(n)
 	defer func() { s.noise = bayesNoise{} }()
 	return s.Search(pos, Limits{MaxBudget: budget}, nil)
 }
@@ -158,10 +159,15 @@ func TestBayesHandTree(t *testing.T) {
 // TestBayesTwoLevelBF: breadth first, Simnum 1, σ 0, δ 0, grown to two
 // plies: the root has 3 children of 3 children each, and its value is the
 // min-max of the grandchildren's simulation values, computed here by
-// hand from the tree's leaves.
+// hand from the tree's leaves. The tree is capped at those 13 nodes, and
+// Playdepth is beyond their reach: with Playdepth 3 the search stops as
+// soon as the principal variation reaches depth 2, which is after the
+// first child's expansion if that child stays the best one (it depends on
+// the simulations' values, so on the search).
 func TestBayesTwoLevelBF(t *testing.T) {
 	cfg := DefaultBayesConfig()
-	cfg.Strategy, cfg.Sigma, cfg.Delta, cfg.PlayBudget, cfg.SimBudget = BayesBF, 0, 0, 3*HalfCost, HalfCost
+	cfg.Strategy, cfg.Sigma, cfg.Delta, cfg.PlayBudget, cfg.SimBudget = BayesBF, 0, 0, 4*HalfCost, HalfCost
+	cfg.MaxTreeNodes = 13
 	pos := kifutest.MustSFEN(t, bayesPositions[1])
 	b := NewBayesSearcher(newTestSearcher(), cfg)
 	res := b.Search(pos, Limits{}, nil)
