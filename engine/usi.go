@@ -368,7 +368,7 @@ func (u *usi) goCmd(args []string) {
 	// Threat stacks (engine/threatsearch.go).
 	s.Threats = u.opts.threatOptions()
 	s.Eval = u.opts.evalKind()
-	u.habits(s)              // MultiPV, DrawValue, EnteringKingRule (engine/usihabits.go)
+	u.habits(s) // MultiPV, DrawValue, EnteringKingRule (engine/usihabits.go)
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {
