@@ -142,6 +142,8 @@ func TestHelperSettings(t *testing.T) {
 	s.NodeMateNodes = 77
 	s.Threats = DefaultThreatOptions(ThreatQSearch)
 	s.Eval = EvalLearned
+	s.Draw = -123
+	s.EnteringKing = EnteringKingRule(1)
 	pos, err := kifu.ParseSFEN(benchPositions[0].sfen)
 	if err != nil {
 		t.Fatal(err)
@@ -161,10 +163,12 @@ func TestHelperSettings(t *testing.T) {
 		threats                 ThreatOptions
 		noNull, noExt, noThreat bool
 		eval                    EvalKind
+		draw                    Value
+		entering                EnteringKingRule
 	}
 	get := func(x *Searcher) settings {
 		return settings{x.Mode, x.FullWidth, x.qopts, x.NodeMatePlies, x.dfpnBudget, x.threeBudget, x.NodeMateNodes,
-			x.Threats, x.noNull, x.noExtensions, x.noThreat, x.Eval}
+			x.Threats, x.noNull, x.noExtensions, x.noThreat, x.Eval, x.Draw, x.EnteringKing}
 	}
 	if got, want := get(h), get(s); got != want {
 		t.Errorf("helper settings %+v, main %+v", got, want)
