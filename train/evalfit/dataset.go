@@ -23,11 +23,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/rpshogi/rpshogi/train"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
@@ -219,41 +218,23 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 	}
 	ds := &Dataset{}
 	parts := make([]*gameData, batch)
-	errs := make([]error, batch)
 	use := func(g *Game) bool {
 		_, ok := Target(g.Result)
 		return ok && opts.weightOf(g.Source) != 0
 	}
 	for lo := 0; lo < len(games); lo += batch {
 		hi := min(lo+batch, len(games))
-		var next atomic.Int64
-		next.Store(int64(lo))
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= hi || ctx.Err() != nil {
-						return
-					}
-					parts[i-lo], errs[i-lo] = nil, nil
-					if use(&games[i]) {
-						parts[i-lo], errs[i-lo] = extractGame(&games[i])
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		if err := ctx.Err(); err != nil {
+		err := train.ParallelRange(ctx, lo, hi, workers, parts, func(i int) (*gameData, error) {
+			if !use(&games[i]) {
+				return nil, nil
+			}
+			return extractGame(&games[i])
+		})
+		if err != nil {
 			return nil, err
 		}
 		c := &chunk{}
 		for i := lo; i < hi; i++ {
-			if err := errs[i-lo]; err != nil {
-				return nil, err
-			}
 			g, p := &games[i], parts[i-lo]
 			if p == nil {
 				if _, ok := Target(g.Result); !ok {

@@ -4,10 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/rpshogi/rpshogi/train"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/kifu"
@@ -202,37 +201,19 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 	// Games are extracted in parallel in batches of batch games, each
 	// assembled in game order into a chunk.
 	parts := make([]*gameData, batch)
-	errs := make([]error, batch)
 	for lo := 0; lo < len(games); lo += batch {
 		hi := min(lo+batch, len(games))
-		var next atomic.Int64
-		next.Store(int64(lo))
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= hi || ctx.Err() != nil {
-						return
-					}
-					parts[i-lo], errs[i-lo] = nil, nil
-					if opts.weightOf(games[i].Source) != 0 {
-						parts[i-lo], errs[i-lo] = extractGame(&games[i], &drop, ds.Book)
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		if err := ctx.Err(); err != nil {
+		err := train.ParallelRange(ctx, lo, hi, workers, parts, func(i int) (*gameData, error) {
+			if opts.weightOf(games[i].Source) == 0 {
+				return nil, nil
+			}
+			return extractGame(&games[i], &drop, ds.Book)
+		})
+		if err != nil {
 			return nil, err
 		}
 		var nm, nf, np int
 		for i := lo; i < hi; i++ {
-			if err := errs[i-lo]; err != nil {
-				return nil, err
-			}
 			if p := parts[i-lo]; p != nil {
 				np += len(p.posMove)
 				nm += len(p.moveFeat)
