@@ -23,7 +23,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/rpshogi/rpshogi/train"
 	"runtime"
 	"slices"
 	"strings"
@@ -31,6 +30,7 @@ import (
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/movemodel"
 )
 

@@ -4,12 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/rpshogi/rpshogi/train"
 	"runtime"
 	"strings"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/train"
 )
 
 // SourceWeight gives the positions of the games whose source contains
