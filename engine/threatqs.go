@@ -85,14 +85,13 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 		m, _ := pickNext(f, moves, costs, i)
 		counter := defending && s.wideCapture(m)
 		pos.DoMove(m)
-		cf := ts.stacks.Push(pos, ply+1)
-		ts.stats.Analyses++
-		if defending && !counter && cf.Has(them, target.ID()) {
+		if defending && !counter && ts.stacks.Analyzer.Holds(pos, target) {
 			ts.stats.Unresolved++
-			ts.stacks.Pop(ply + 1)
 			pos.UndoMove()
 			continue
 		}
+		ts.stacks.Push(pos, ply+1)
+		ts.stats.Analyses++
 		v := -s.threatQS(ply+1, -beta, -alpha, qply+1)
 		ts.stacks.Pop(ply + 1)
 		pos.UndoMove()
