@@ -12,8 +12,8 @@ import (
 // initiative), and the side facing the stronger threat must resolve it
 // (standing pat costs the threat's value, and a move that leaves the
 // threat in place is not searched). In the endgame a position with weak
-// threats only is quiet. The threats of each position come from the
-// stacks (pushed for each move, popped after it).
+// threats only is quiet. The threats of each position are put on the
+// stacks at its ply when it is not in check, and cut after the move.
 func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 	f := &s.stack[ply]
 	f.pvLen = 0
@@ -30,7 +30,6 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 	if ply >= MaxPly || qply >= max(s.Threats.QSPly, 1) {
 		return s.evaluate()
 	}
-	set := ts.stacks.At(ply)
 	us := pos.SideToMove()
 	them := us.Opp()
 	var moves []kifu.Move
@@ -43,6 +42,10 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 			return MatedIn(ply)
 		}
 	} else {
+		// The threats are analysed here, not by the parent before it
+		// recurses: a position in check needs none, and a leaf of the
+		// main search reuses the entry already on the stacks.
+		set := s.threatFrame(ply)
 		o, okO := set.Strongest(us)
 		t, okT := set.Strongest(them)
 		stand := s.evaluate()
@@ -85,16 +88,13 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 		m, _ := pickNext(f, moves, costs, i)
 		counter := defending && s.wideCapture(m)
 		pos.DoMove(m)
-		cf := ts.stacks.Push(pos, ply+1)
-		ts.stats.Analyses++
-		if defending && !counter && cf.Has(them, target.ID()) {
+		if defending && !counter && ts.stacks.Analyzer.Holds(pos, target) {
 			ts.stats.Unresolved++
-			ts.stacks.Pop(ply + 1)
 			pos.UndoMove()
 			continue
 		}
 		v := -s.threatQS(ply+1, -beta, -alpha, qply+1)
-		ts.stacks.Pop(ply + 1)
+		ts.stacks.Cut(ply + 1)
 		pos.UndoMove()
 		if s.aborted {
 			return 0

@@ -122,12 +122,10 @@ func (s *Searcher) threat() *threatSearch {
 // threatFrame returns the threats of the current position at ply.
 func (s *Searcher) threatFrame(ply int) *threat.Set {
 	ts := s.ts
-	before := ts.stacks.Depth()
-	f := ts.stacks.Current(s.pos, ply)
-	if ts.stacks.Depth() != before || f.Key != s.pos.Key() {
+	if ply >= ts.stacks.Depth() || ply >= threat.MaxDepth || ts.stacks.At(ply).Key != s.pos.Key() {
 		ts.stats.Analyses++
 	}
-	return f
+	return ts.stacks.Current(s.pos, ply)
 }
 
 // threatNode is the hook at the entry of a main-search node (after the
@@ -281,9 +279,8 @@ func introducesBelow(f, cf *threat.Set, us kifu.Color, limit int16) bool {
 // otherwise the threat quiescence search runs.
 func (s *Searcher) threatLeaf(ply int, alpha, beta Value) Value {
 	ts := s.threat()
-	f := s.threatFrame(ply)
 	if s.Threats.Mode == ThreatFull && s.Threats.Horizon && ply < len(ts.hflag) {
-		if h := ts.hflag[ply]; h.on && f.Has(h.mover.Opp(), h.id) && !s.pos.InCheck() {
+		if h := ts.hflag[ply]; h.on && !s.pos.InCheck() && s.threatFrame(ply).Has(h.mover.Opp(), h.id) {
 			ts.stats.HorizonScored++
 			s.stack[ply].pvLen = 0
 			s.nodes++

@@ -53,6 +53,7 @@ drawn into the disjoint sets G, M and A, written to --out.`,
 	f.IntVar(&o.Sizes.G, "size-g", o.Sizes.G, "size of the mixed set")
 	f.IntVar(&o.Sizes.M, "size-m", o.Sizes.M, "size of the material set")
 	f.IntVar(&o.Sizes.A, "size-a", o.Sizes.A, "size of the attack/defence set")
+	f.IntVar(&o.Sizes.T, "size-t", 0, "size of a tuning set drawn first, apart from the three")
 	return cmd
 }
 

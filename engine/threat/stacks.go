@@ -53,6 +53,15 @@ func (s *Stacks) Pop(ply int) {
 	s.top = ply
 }
 
+// Cut removes the entries above ply, if any: the threat quiescence
+// search analyses a position only when it needs its threats, so that its
+// child may or may not have left an entry.
+func (s *Stacks) Cut(ply int) {
+	if s.top > ply {
+		s.top = ply
+	}
+}
+
 // Depth returns the number of plies on the stacks.
 func (s *Stacks) Depth() int { return s.top }
 

@@ -191,6 +191,53 @@ type Analyzer struct {
 	Config Config
 	pos    *kifu.Position
 	occ    kifu.Bitboard
+	// att holds each side's attack map of the position being analysed:
+	// a square no piece of c attacks needs no attacker search, and most
+	// pieces and king squares are not attacked.
+	att [2]kifu.Bitboard
+	// scratch receives the one detector Holds runs.
+	scratch Set
+}
+
+// Holds reports whether pos holds the threat t (the threat with t's ID,
+// as Analyze would list it), running only the detector of t's kind for
+// t's side: the threat quiescence search asks it of every defending move
+// before it analyses the child in full, and most such moves leave the
+// threat in place. It may differ from a full analysis only when the
+// full analysis drops the threat as the 17th of its side.
+func (a *Analyzer) Holds(pos *kifu.Position, t Threat) bool {
+	if a.Config == (Config{}) {
+		a.Config = DefaultConfig
+	}
+	s := &a.scratch
+	c := t.By
+	a.pos, a.occ = pos, pos.Occupied()
+	s.N = [2]uint8{}
+	switch t.Kind {
+	case Material:
+		a.att[c] = a.attackMap(c)
+		a.material(c, s)
+	case Promotion:
+		a.promotion(c, s)
+	case Discovered, Pin:
+		a.sliders(c, s)
+	case KingStrong, KingWeak:
+		a.att[c] = a.attackMap(c)
+		a.king(c, s)
+	default:
+		a.Analyze(pos, s)
+	}
+	return s.Has(c, t.ID())
+}
+
+// attackMap returns the squares c's pieces attack with occupancy a.occ.
+func (a *Analyzer) attackMap(c kifu.Color) kifu.Bitboard {
+	m := kifu.PawnsAttacks(c, a.pos.PiecesOf(c, kifu.Pawn))
+	for p := a.pos.Pieces(c).AndNot(a.pos.TypeBB(kifu.Pawn)); p.Any(); {
+		s := p.Pop()
+		m = m.Or(kifu.Attacks(a.pos.PieceAt(s), s, a.occ))
+	}
+	return m
 }
 
 var captureValue = func() (v [kifu.PieceTypeNB]int) {
@@ -267,6 +314,7 @@ func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
 		a.Config = DefaultConfig
 	}
 	a.pos, a.occ = pos, pos.Occupied()
+	a.att = [2]kifu.Bitboard{a.attackMap(kifu.Black), a.attackMap(kifu.White)}
 	out.N = [2]uint8{}
 	out.Key = pos.Key()
 	stm := pos.SideToMove()
@@ -312,11 +360,8 @@ func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
 // material adds c's captures that win material by static exchange.
 func (a *Analyzer) material(c kifu.Color, out *Set) {
 	o := c.Opp()
-	for v := a.pos.Pieces(o).AndNot(a.pos.TypeBB(kifu.King)); v.Any(); {
+	for v := a.pos.Pieces(o).AndNot(a.pos.TypeBB(kifu.King)).And(a.att[c]); v.Any(); {
 		sq := v.Pop()
-		if !a.pos.AttackersTo(c, sq, a.occ).Any() {
-			continue
-		}
 		g, from := a.exchange(c, sq, a.pos.PieceAt(sq).Type(), a.occ)
 		if g > 0 {
 			out.add(Threat{Kind: Material, By: c, Sq: [3]kifu.Square{sq, from, kifu.NoSquare}, Value: int16(Unit * g)})
@@ -414,12 +459,9 @@ func (a *Analyzer) king(c kifu.Color, out *Set) bool {
 	}
 	controlled, covered := 0, 0
 	first, firstCovered := kifu.NoSquare, kifu.NoSquare
-	for z := kifu.KingAttacks(ok); z.Any(); {
+	for z := kifu.KingAttacks(ok).And(a.att[c]); z.Any(); {
 		sq := z.Pop()
 		n := a.pos.AttackersTo(c, sq, a.occ).Count()
-		if n == 0 {
-			continue
-		}
 		d := a.pos.AttackersTo(o, sq, a.occ).Count() - 1 // less the king
 		if n == 1 {
 			d++ // the king may take back

@@ -151,3 +151,36 @@ func TestSEE(t *testing.T) {
 		}
 	}
 }
+
+// TestHolds: Holds agrees with a full analysis on every threat of a
+// position and of its parent, after every legal move of real positions
+// (the threat quiescence search asks it instead of analysing each
+// defending move in full).
+func TestHolds(t *testing.T) {
+	var a, b Analyzer
+	var parent, child Set
+	checked := 0
+	for _, s := range benchSFENs {
+		pos := kifutest.MustSFEN(t, s)
+		a.Analyze(pos, &parent)
+		for _, m := range pos.GenerateMoves(kifu.Legal, nil) {
+			pos.DoMove(m)
+			a.Analyze(pos, &child)
+			for _, set := range []*Set{&parent, &child} {
+				for c := kifu.Black; c <= kifu.White; c++ {
+					for _, th := range set.Threats(c) {
+						want := child.Has(c, th.ID())
+						if got := b.Holds(pos, th); got != want {
+							t.Errorf("%s, %v: Holds(%v) = %v, the full analysis %v", s, m, th, got, want)
+						}
+						checked++
+					}
+				}
+			}
+			pos.UndoMove()
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d threats checked", checked)
+	}
+}

@@ -16,8 +16,10 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// SetSizes are the sizes of the three sets (the paper's: 298, 115, 175).
-type SetSizes struct{ G, M, A int }
+// SetSizes are the sizes of the three sets (the paper's: 298, 115, 175),
+// and of T, a tuning set drawn first and kept apart from the three (0:
+// none), on which settings may be tried before the reported runs.
+type SetSizes struct{ G, M, A, T int }
 
 // Classes of problems.
 const (
@@ -28,7 +30,8 @@ const (
 // Problem is one tactical problem.
 type Problem struct {
 	Result
-	// Set is "G" (mixed), "M" (material) or "A" (attack/defence); Class
+	// Set is "G" (mixed), "M" (material), "A" (attack/defence) or "T"
+	// (tuning, apart from the three); Class
 	// the problem's class and Why the test that gave it; Level 1..4 the
 	// difficulty by the stable depth (<= 5, 6-8, 9-11, >= 12).
 	Set, Class, Why string
@@ -145,7 +148,9 @@ func hashID(id string) uint64 {
 // sets from them, in a hash order of their IDs: G (mixed) takes its share
 // of each class in the proportion of the classes, M the material
 // problems and A the attack/defence problems left. When there are fewer
-// problems than the three sizes, every size shrinks in proportion.
+// problems than the three sizes, every size shrinks in proportion. A
+// tuning set T of sizes.T, both classes in proportion, is drawn before
+// the three.
 func Assemble(results []Result, sizes SetSizes) ([]Problem, error) {
 	solver := mate.NewSolver(16)
 	var att, mat []Problem
@@ -169,20 +174,6 @@ func Assemble(results []Result, sizes SetSizes) ([]Problem, error) {
 	for _, l := range [][]Problem{att, mat} {
 		sort.Slice(l, func(i, j int) bool { return hashID(l[i].ID) < hashID(l[j].ID) })
 	}
-	total := sizes.G + sizes.M + sizes.A
-	pool := len(att) + len(mat)
-	if total == 0 || pool == 0 {
-		return nil, nil
-	}
-	scale := func(n int) int {
-		if pool >= total {
-			return n
-		}
-		return (n*pool + total/2) / total
-	}
-	g, m, a := scale(sizes.G), scale(sizes.M), scale(sizes.A)
-	gA := (g*len(att) + pool/2) / pool
-	gM := g - gA
 	var out []Problem
 	take := func(l []Problem, n int, set string) []Problem {
 		n = min(n, len(l))
@@ -193,6 +184,26 @@ func Assemble(results []Result, sizes SetSizes) ([]Problem, error) {
 		}
 		return l[n:]
 	}
+	pool := len(att) + len(mat)
+	if t := min(sizes.T, pool); t > 0 {
+		tA := (t*len(att) + pool/2) / pool
+		att = take(att, tA, "T")
+		mat = take(mat, t-tA, "T")
+		pool = len(att) + len(mat)
+	}
+	total := sizes.G + sizes.M + sizes.A
+	if total == 0 || pool == 0 {
+		return out, nil
+	}
+	scale := func(n int) int {
+		if pool >= total {
+			return n
+		}
+		return (n*pool + total/2) / total
+	}
+	g, m, a := scale(sizes.G), scale(sizes.M), scale(sizes.A)
+	gA := (g*len(att) + pool/2) / pool
+	gM := g - gA
 	att = take(att, gA, "G")
 	mat = take(mat, gM, "G")
 	take(mat, m, "M")

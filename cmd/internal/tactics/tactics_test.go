@@ -133,3 +133,47 @@ func TestParseSetting(t *testing.T) {
 		t.Error("no error for an option without a value")
 	}
 }
+
+// TestAssembleTuningSet: a tuning set T is drawn first, of its size, both
+// classes in proportion, and no problem of it is in G, M or A (the
+// repository's problems, reclassified).
+func TestAssembleTuningSet(t *testing.T) {
+	probs, err := ReadProblems(filepath.Join("..", "..", "..", "data", "tactics", "problems.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []Result
+	for i, p := range probs {
+		if i%4 != 0 { // every fourth: all three sets, both classes
+			continue
+		}
+		r := p.Result
+		r.Status = "ok"
+		rs = append(rs, r)
+	}
+	out, err := Assemble(rs, SetSizes{G: 298, M: 115, A: 175, T: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inT := map[string]bool{}
+	count := map[string]int{}
+	classes := map[string]int{}
+	for _, p := range out {
+		count[p.Set]++
+		if p.Set == "T" {
+			inT[p.ID] = true
+			classes[p.Class]++
+		}
+	}
+	if count["T"] != 10 || count["G"] == 0 {
+		t.Fatalf("sets %v of %d problems, want T 10 and a G set", count, len(rs))
+	}
+	if classes[ClassAttack] == 0 || classes[ClassMaterial] == 0 {
+		t.Errorf("T classes %v, want both", classes)
+	}
+	for _, p := range out {
+		if p.Set != "T" && inT[p.ID] {
+			t.Errorf("%s in T and %s", p.ID, p.Set)
+		}
+	}
+}
