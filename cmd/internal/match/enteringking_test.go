@@ -36,6 +36,9 @@ func TestMatchEnteringKingRules(t *testing.T) {
 		{"TryRule, the king reaches 5a", kifu.RuleTry, "script=5b5a", "script=5b5a", try, []gameWant{
 			{TermTry, kifu.BlackWin, ""}, {TermTry, kifu.BlackWin, ""},
 		}},
+		{"TryRule, a king already on 5a: another move is no try", kifu.RuleTry, "script=1i1h", "script=1i1h", sfenOpening("4K4/9/9/9/9/9/9/9/k7P b - 1"), []gameWant{
+			{TermResign, kifu.BlackWin, "%TORYO"}, {TermResign, kifu.BlackWin, "%TORYO"},
+		}},
 		{"CSARule27, the king on 5a wins nothing", kifu.RuleCSA27, "script=5b5a", "script=5b5a", try, []gameWant{
 			{TermResign, kifu.BlackWin, "%TORYO"}, {TermResign, kifu.BlackWin, "%TORYO"},
 		}},

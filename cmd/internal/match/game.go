@@ -472,7 +472,7 @@ func (g *game) step(ctx context.Context) {
 	}
 	g.rec.Main.Moves = append(g.rec.Main.Moves, nd)
 	g.res.Plies++
-	if cfg.EnteringKing == kifu.RuleTry && g.pos.TryWon(stm) {
+	if cfg.EnteringKing == kifu.RuleTry && g.pos.TryWon(stm) && m.To() == kifu.TrySquare(stm) { // the king moved there
 		why := fmt.Sprintf("%s (%s) wins by the try rule: its king reached %s", colorName(stm), name, kifu.TrySquare(stm))
 		g.end(kifu.Ending{Kind: kifu.EndTry, Result: winFor(stm), Comments: []string{why}}, TermTry, why)
 		return
