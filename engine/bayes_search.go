@@ -155,8 +155,11 @@ func (b *BayesSearcher) SearchWith(pos *kifu.Position, ctl *Control, info func(I
 		ctl.limits = b.outer
 		b.S.noise = bayesNoise{}
 	}()
-	if pos.CanDeclareWin() {
+	if b.S.canDeclare(pos) {
 		return Result{Win: true, Score: MateValue}
+	}
+	if m, ok := b.S.tryWin(pos); ok {
+		return Result{Move: m, Score: MateIn(1), PV: []kifu.Move{m}}
 	}
 	var buf [kifu.MaxMoves]kifu.Move
 	if len(pos.GenerateMoves(kifu.Legal, buf[:0])) == 0 {

@@ -2,15 +2,18 @@ package engine
 
 import "github.com/rpshogi/rpshogi/kifu"
 
-// EnteringKingRule is the entering-king (入玉) declaration rule of the
-// USI option EnteringKingRule.
-type EnteringKingRule uint8
+// EnteringKingRule is the entering-king (入玉) rule of the USI option
+// EnteringKingRule: kifu's rules (declarations, the try rule, none).
+type EnteringKingRule = kifu.EnteringKingRule
 
-// Entering-king rules: the CSA 27-point declaration (kifu's
-// CanDeclareWin), or none (the engine never declares).
+// Entering-king rules (see kifu.EnteringKingRule).
 const (
-	RuleCSA27 EnteringKingRule = iota
-	RuleNoEnteringKing
+	RuleCSA27          = kifu.RuleCSA27
+	RuleCSA27H         = kifu.RuleCSA27H
+	RuleCSA24          = kifu.RuleCSA24
+	RuleCSA24H         = kifu.RuleCSA24H
+	RuleTry            = kifu.RuleTry
+	RuleNoEnteringKing = kifu.RuleNoEnteringKing
 )
 
 // usiHabits are the Searcher's settings for what GUIs expect of a USI
@@ -55,7 +58,7 @@ func (s *Searcher) drawScore(ply int) Value {
 // canDeclare says whether the side to move declares an entering-king
 // win under the rule.
 func (s *Searcher) canDeclare(pos *kifu.Position) bool {
-	return s.EnteringKing == RuleCSA27 && pos.CanDeclareWin()
+	return pos.CanDeclareWinBy(s.EnteringKing)
 }
 
 // reportIteration reports a finished iteration of root budget budget,

@@ -50,7 +50,7 @@ func TestUSIMultiPVTranscript(t *testing.T) {
 		"option name MultiPV type spin default 1 min 1 max 600",
 		"option name ResignValue type spin default 99999 min 0 max 99999",
 		"option name DrawValue type spin default 0 min -30000 max 30000",
-		"option name EnteringKingRule type combo default CSARule27 var CSARule27 var NoEnteringKing",
+		"option name EnteringKingRule type combo default CSARule27 var CSARule27 var CSARule27H var CSARule24 var CSARule24H var TryRule var NoEnteringKing",
 	} {
 		if !slices.Contains(opts, want) {
 			t.Errorf("usi does not declare %q", want)

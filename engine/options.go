@@ -101,8 +101,8 @@ func newOptions() *options {
 		{name: "MultiPV", kind: "spin", def: "1", min: 1, max: kifu.MaxMoves, help: "number of best moves reported with their lines (info multipv k; engine/multipv.go)"},
 		{name: "ResignValue", kind: "spin", def: "99999", min: 0, max: 99999, help: "resign when the score is this many centipawns or more below zero (99999: only when mated)"},
 		{name: "DrawValue", kind: "spin", def: "0", min: -30000, max: 30000, help: "score of a repetition draw (千日手) for the engine, in centipawns"},
-		{name: "EnteringKingRule", kind: "combo", def: "CSARule27", vars: []string{"CSARule27", "NoEnteringKing"},
-			help: "entering-king declaration (入玉宣言): the CSA 27-point rule, or never declare"},
+		{name: "EnteringKingRule", kind: "combo", def: "CSARule27", vars: kifu.EnteringKingRuleNames(),
+			help: "entering-king rule (入玉, YaneuraOu's names): CSA 27-point declaration (28 Black, 27 White), 24-point (31 to win), their handicap forms (H: the upper hand needs its missing points fewer), the try rule (the king reaching the opponent's king square wins), or none"},
 	}}
 	for _, x := range o.list {
 		x.value = x.def

@@ -338,6 +338,10 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		res.Score = MateValue
 		return s.finish(res)
 	}
+	if m, ok := s.tryWin(pos); ok { // the try rule: the king's move wins (engine/usihabits.go)
+		res.Move, res.Score, res.PV = m, MateIn(1), append(res.PV, m)
+		return s.finish(res)
+	}
 	root := &s.stack[0]
 	moves := pos.GenerateMoves(kifu.Legal, root.moves[:0])
 	if len(moves) == 0 {

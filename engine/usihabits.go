@@ -7,10 +7,16 @@ import "github.com/rpshogi/rpshogi/kifu"
 func (u *usi) habits(s *Searcher) {
 	s.MultiPV = u.opts.int("MultiPV")
 	s.Draw = Value(u.opts.int("DrawValue"))
-	s.EnteringKing = RuleCSA27
-	if u.opts.find("EnteringKingRule").value == "NoEnteringKing" {
-		s.EnteringKing = RuleNoEnteringKing
+	s.EnteringKing, _ = kifu.LookupEnteringKingRule(u.opts.find("EnteringKingRule").value)
+}
+
+// tryWin returns the king move that wins at once under the try rule
+// (kifu's TryMove), when that is the rule.
+func (s *Searcher) tryWin(pos *kifu.Position) (kifu.Move, bool) {
+	if s.EnteringKing != RuleTry {
+		return kifu.MoveNone, false
 	}
+	return pos.TryMove()
 }
 
 // resign turns r into a resignation (bestmove resign) when its score is

@@ -209,8 +209,9 @@ func TestCorpusDefaultFilter(t *testing.T) {
 // with the line and a part of the reason (kifu's TestCorpusMore checks
 // the whole collection against its manifest and tsshogi): seven amateur
 // games whose last move is illegal (no foul terminal follows), a CSA file
-// with no start position and its player names on lines of their own, and
-// the JKF record (named explicitly: .jkf is not a record extension).
+// with no start position and its player names on lines of their own. The
+// JKF record is read from the folder like the others (a .jkf file is a
+// record) and accepted.
 var moreRejects = map[string]struct {
 	Kind RejectKind
 	Line int
@@ -223,8 +224,7 @@ var moreRejects = map[string]struct {
 	"iwate-shogikan/data/盛岡北支部棋譜倉庫/20230427siwamori.kif":  {RejectReplay, 104, "ply 85 \"４四歩打\" (P*4d): illegal move: two unpromoted pawns on one file"},
 	"iwate-shogikan/data/盛岡北支部棋譜倉庫/20230730morimori.kif":  {RejectReplay, 132, "ply 124 \"２四玉(33)\" (3c2d): illegal move: the king is left in check"},
 	"iwate-shogikan/data/盛岡北支部棋譜倉庫/20260130morimori.kif":  {RejectReplay, 97, "ply 89 \"７三歩打\" (P*7c): illegal move: two unpromoted pawns on one file"},
-	"pyogi/testkifu.csa":                            {RejectParse, 5, "unknown statement after an empty N+ or N-"},
-	"shogihome/src/tests/testdata/jkf/sample04.jkf": {RejectParse, 1, "JKF is not a supported format"},
+	"pyogi/testkifu.csa": {RejectParse, 5, "unknown statement after an empty N+ or N-"},
 }
 
 // moreMoves are the games of kifu-more whose MANIFEST moves column is
@@ -253,8 +253,7 @@ func TestCorpusMore(t *testing.T) {
 	for i, h := range strings.Split(lines[0], "\t") {
 		col[h] = i
 	}
-	jkf := filepath.Join(dir, "shogihome/src/tests/testdata/jkf/sample04.jkf")
-	rep, out := runCorpus(t, dir, Options{Filter: Filter{Handicap: HandicapInclude}}, jkf)
+	rep, out := runCorpus(t, dir, Options{Filter: Filter{Handicap: HandicapInclude}})
 	var buf bytes.Buffer
 	rep.WriteText(&buf)
 	t.Logf("report:\n%s", buf.String())

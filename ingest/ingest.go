@@ -441,10 +441,6 @@ func hideContent(name, reason string) string {
 		return reason
 	}
 	const unknown = "unknown record format"
-	const jkf = "JKF is not a supported format"
-	if strings.Contains(reason, jkf) {
-		return "a JKF (JSON kifu) record: " + jkf + " (the content of a file without a record extension is not shown)"
-	}
 	if strings.Contains(reason, unknown) {
 		return unknown + " (the content of a file without a record extension is not shown)"
 	}

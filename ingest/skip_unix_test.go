@@ -139,7 +139,7 @@ func TestEmptyInputs(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, "empty"), 0o755)
 	os.Symlink(filepath.Join(dir, "good"), filepath.Join(dir, "notes", "link"))
 	writeZip(t, filepath.Join(dir, "docs.zip"), map[string]string{"readme.md": "# docs"})
-	looked := ".csa .ki2 .ki2u .kif .kifu .sfen .usi files and .zip .tar .tar.gz .tgz archives"
+	looked := ".csa .jkf .ki2 .ki2u .kif .kifu .sfen .usi files and .zip .tar .tar.gz .tgz archives"
 	tests := []struct {
 		name  string
 		paths []string

@@ -74,7 +74,7 @@ type Walker struct {
 }
 
 // RecordExts are the extensions of record files.
-var RecordExts = map[string]bool{".kif": true, ".kifu": true, ".ki2": true, ".ki2u": true, ".csa": true, ".sfen": true, ".usi": true}
+var RecordExts = map[string]bool{".kif": true, ".kifu": true, ".ki2": true, ".ki2u": true, ".csa": true, ".sfen": true, ".usi": true, ".jkf": true}
 
 // archiveExts are the archive extensions the walker opens.
 var archiveExts = []string{".zip", ".tar", ".tar.gz", ".tgz"}

@@ -332,9 +332,6 @@ var moreTruth = map[string]struct {
 	"pyogi/testkifu.csa": {Moves: -1,
 		Err: `pyogi/testkifu.csa:5: csa: unknown statement after an empty N+ or N- on the line before (a player name goes on the N+/N- line, as N+name) (found "sibuyuki")`,
 		Why: "not CSA: the N+ and N- names stand alone on the next lines (line 5 sibuyuki) and there is no start position (no PI or P1-P9 before the + line); the manifest's reader guessed both; tsshogi rejects it too (Invalid move: +7776FU, for want of a position)"},
-	"shogihome/src/tests/testdata/jkf/sample04.jkf": {Moves: -1,
-		Err: `shogihome/src/tests/testdata/jkf/sample04.jkf:1: unknown: a JKF (JSON kifu) record: JKF is not a supported format`,
-		Why: "JKF (JSON) records are not read (issue 19): rejected as an unsupported format"},
 }
 
 // tsshogiEnds maps tsshogi's special moves to this package's end kinds
@@ -374,8 +371,6 @@ var tsshogiDiff = map[string]struct {
 	"apery-wcsc28/utils/make_wcsc28_book/kifu/utf8_WCSC28_L5_YAM_WOD.csa":   {101, "%-ILLEGAL_ACTION: tsshogi gives White the win"},
 	"apery-wcsc28/utils/make_wcsc28_book/kifu/utf8_WCSC28_U8_HNW_ELM_2.csa": {199, "%-ILLEGAL_ACTION: tsshogi gives White the win"},
 	"apery-wcsc28/utils/make_wcsc28_book/kifu/utf8_WCSC28_L8_WOD_YUU.csa":   {140, "%+ILLEGAL_ACTION: tsshogi gives Black the win"},
-	// JKF is not read here (issue 19).
-	"shogihome/src/tests/testdata/jkf/sample04.jkf": {79, "JKF: tsshogi reads it, this package rejects it as unsupported"},
 }
 
 // TestCorpusMore reads every file of ../shared/data/kifu-more and checks

@@ -220,12 +220,17 @@ func extFormat(name string) Format {
 		return FormatCSA
 	case ".sfen", ".usi":
 		return FormatSFEN
+	case ".jkf":
+		return FormatJKF
 	}
 	return FormatUnknown
 }
 
 // sniffFormat guesses the format from the first lines that decide it.
 func sniffFormat(text string) Format {
+	if isJKFText(text) {
+		return FormatJKF
+	}
 	lines := splitLines(text)
 	if len(lines) > 200 {
 		lines = lines[:200]
@@ -286,21 +291,20 @@ func ParseText(f Format, name, text string) ([]*Record, error) {
 		return parseCSA(name, text)
 	case FormatSFEN:
 		return parseSFENMoves(name, text)
-	}
-	if isJKF(name, text) {
-		return nil, &ParseError{File: name, Line: 1, Text: firstLine(text),
-			Err: syntaxError("a JKF (JSON kifu) record: JKF is not a supported format; convert it to KIF, KI2, CSA or SFEN")}
+	case FormatJKF:
+		rec, err := ParseJKF(name, strings.NewReader(strings.TrimPrefix(text, "\uFEFF")))
+		if err != nil {
+			return nil, err
+		}
+		return []*Record{rec}, nil
 	}
 	return nil, &ParseError{File: name, Line: 1, Text: firstLine(text),
-		Err: syntaxError("unknown record format; want a .kif, .kifu, .ki2, .ki2u, .csa or .sfen file, or text in one of those formats")}
+		Err: syntaxError("unknown record format; want a .kif, .kifu, .ki2, .ki2u, .csa, .sfen or .jkf file, or text in one of those formats")}
 }
 
-// isJKF reports whether a file is a JKF (JSON) record: named .jkf, or
-// JSON text with the "header" or "moves" key of JKF.
-func isJKF(name, text string) bool {
-	if strings.EqualFold(path.Ext(name), ".jkf") {
-		return true
-	}
+// isJKFText reports whether text is a JKF (JSON) record: a JSON object
+// with the "header" or "moves" key of JKF.
+func isJKFText(text string) bool {
 	t := strings.TrimSpace(strings.TrimPrefix(text, "\uFEFF"))
 	return strings.HasPrefix(t, "{") && (strings.Contains(t, `"moves"`) || strings.Contains(t, `"header"`))
 }

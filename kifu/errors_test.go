@@ -207,6 +207,10 @@ func TestDetectFormat(t *testing.T) {
 		{"game.kif", "▲：先手の名\n   1 ７六歩(77)\n", FormatKIF}, // a header named with a mark is not a KI2 move
 		{"game.kif", "開始日時：2024\n", FormatKIF},            // nothing decides: the extension
 		{"game.csa", "", FormatCSA},
+		{"a.jkf", "", FormatJKF},
+		{"a.JKF", "", FormatJKF},
+		{"a.txt", "\uFEFF {\n  \"header\": {},\n  \"moves\": [{}]\n}\n", FormatJKF},
+		{"game.kif", `{"moves":[{}]}`, FormatJKF}, // JSON text is JKF whatever its name
 	}
 	for _, tt := range tests {
 		if got := DetectFormat(tt.name, tt.text); got != tt.want {

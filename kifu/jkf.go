@@ -184,7 +184,7 @@ func ParseJKF(file string, r io.Reader) (*Record, error) {
 	if err := d.Decode(&j); err != nil {
 		return nil, &JKFError{File: file, Err: fmt.Errorf("not JSON Kifu Format: %w", err)}
 	}
-	rec := &Record{File: file, Header: j.Header, StartSFEN: StartSFEN}
+	rec := &Record{File: file, Format: FormatJKF, Header: j.Header, StartSFEN: StartSFEN}
 	if in := j.Initial; in != nil {
 		switch {
 		case in.Preset == "OTHER" && in.Data != nil:

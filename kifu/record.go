@@ -17,12 +17,13 @@ const (
 	FormatKI2            // KI2, newspaper notation (.ki2, .ki2u)
 	FormatCSA            // CSA standard record (.csa), V1 to V3.0
 	FormatSFEN           // one game per line: "startpos moves ..." or "sfen ... moves ..."
+	FormatJKF            // JSON Kifu Format (.jkf): Kifu for JS, tsshogi, ShogiHome
 )
 
-var formatNames = [...]string{"unknown", "kif", "ki2", "csa", "sfen"}
+var formatNames = [...]string{"unknown", "kif", "ki2", "csa", "sfen", "jkf"}
 
 // String returns the lower-case name of the format ("kif", "ki2", "csa",
-// "sfen").
+// "sfen", "jkf").
 func (f Format) String() string {
 	if int(f) < len(formatNames) {
 		return formatNames[f]
@@ -30,7 +31,7 @@ func (f Format) String() string {
 	return "unknown"
 }
 
-// LookupFormat returns the format named s ("kif", "ki2", "csa", "sfen";
+// LookupFormat returns the format named s ("kif", "ki2", "csa", "sfen", "jkf";
 // case-insensitive).
 func LookupFormat(s string) (Format, bool) {
 	for f, n := range formatNames {
@@ -208,7 +209,7 @@ func (r *Record) Handicap() string {
 func (r *Record) Result() Result { return r.Main.End.Result }
 
 // WriteRecord writes records in format f (KIF and KI2 take exactly one;
-// CSA is written as V2.2).
+// CSA is written as V2.2; JKF takes exactly one).
 func WriteRecord(w io.Writer, f Format, recs ...*Record) error {
 	switch f {
 	case FormatKIF, FormatKI2:
@@ -223,6 +224,11 @@ func WriteRecord(w io.Writer, f Format, recs ...*Record) error {
 		return WriteCSA(w, CSAV22, recs...)
 	case FormatSFEN:
 		return WriteSFENMoves(w, recs...)
+	case FormatJKF:
+		if len(recs) != 1 {
+			return fmt.Errorf("kifu: %s holds one record, got %d", f, len(recs))
+		}
+		return WriteJKF(w, recs[0])
 	}
 	return fmt.Errorf("kifu: cannot write format %s", f)
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
@@ -87,4 +89,82 @@ func BenchmarkTrain(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkPublish measures what the Parquet files cost: the rows of the
+// positions.arrow of 1,000 random games (about 100,000 positions) written
+// as the Arrow file only, and as the Arrow and the Parquet file (publish,
+// what train --arrow does when a run ends). The ratio of the two is the
+// cost of Parquet beside Arrow.
+func BenchmarkPublish(b *testing.B) {
+	dir := b.TempDir()
+	writeRandomGames(b, filepath.Join(dir, "games"), 1_000_000, 1000)
+	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Train(b.Context(), filepath.Join(src, "rp.sqlite"), []string{filepath.Join(dir, "games")}, Options{ArrowDir: src}); err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(src, PositionsFile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	r, err := ipc.NewFileReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rows int64
+	for i := range r.NumRecords() {
+		rec, err := r.Record(i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += rec.NumRows()
+	}
+	r.Close()
+	m := FileMeta{RunID: 1, CorpusDigest: "bench"}
+	b.Run("arrow", func(b *testing.B) {
+		for range b.N {
+			out := b.TempDir()
+			r, err := ipc.NewFileReader(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			schema := m.Schema(PositionsSchema)
+			a, err := createArrow(out, PositionsFile, schema)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := range r.NumRecords() {
+				rec, err := r.Record(i)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rec = array.NewRecord(schema, rec.Columns(), rec.NumRows())
+				err = a.w.Write(rec)
+				rec.Release()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := a.close(); err != nil {
+				b.Fatal(err)
+			}
+			a.discard()
+			r.Close()
+		}
+		b.ReportMetric(float64(rows*int64(b.N))/b.Elapsed().Seconds(), "rows/s")
+	})
+	b.Run("arrow+parquet", func(b *testing.B) {
+		for range b.N {
+			p, err := publish(b.TempDir(), "positions", f, PositionsSchema, m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p.discard()
+		}
+		b.ReportMetric(float64(rows*int64(b.N))/b.Elapsed().Seconds(), "rows/s")
+	})
 }

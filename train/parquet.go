@@ -99,9 +99,17 @@ const ParquetRowGroup = 16 * BatchRows
 // ParquetWriter writes an Arrow schema's record batches to Parquet
 // (Snappy-compressed, the Arrow schema and its metadata stored), a row
 // group per batch (at most ParquetRowGroup rows), so the bytes depend
-// only on the batches, which depend only on the rows. (Buffering row
-// groups across batches, pqarrow's WriteBuffered, made training with
-// --arrow ten times slower.)
+// only on the batches, which depend only on the rows.
+//
+// Pages are version 2 data pages: in version 1 pages, arrow/go v15
+// reserves room for the length of the levels at the start of the level
+// buffer, and that offset makes every flush of the repetition levels of
+// a list column (played_categories, present_categories) reallocate and
+// copy the whole buffer, a few bytes larger: about 300 KB allocated per
+// row, and train --arrow 6 times slower on the corpus
+// (TestParquetWriteMemory, BenchmarkPublish). The sfen column, one
+// distinct value per row, is written without a dictionary, which only
+// cost time.
 type ParquetWriter struct {
 	w *pqarrow.FileWriter
 }
@@ -111,7 +119,8 @@ type ParquetWriter struct {
 func NewParquetWriter(w io.Writer, s *arrow.Schema) (*ParquetWriter, error) {
 	w = struct{ io.Writer }{w} // hide w's Close from pqarrow
 	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithMaxRowGroupLength(ParquetRowGroup), parquet.WithAllocator(memory.NewGoAllocator()))
+		parquet.WithMaxRowGroupLength(ParquetRowGroup), parquet.WithAllocator(memory.NewGoAllocator()),
+		parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithDictionaryFor("sfen", false))
 	pw, err := pqarrow.NewFileWriter(s, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, err

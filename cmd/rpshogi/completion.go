@@ -31,13 +31,14 @@ func flagValues() map[string]struct {
 		groups = append(groups, g.String())
 	}
 	return map[string]vals{
-		"handicap":    {values: []string{"exclude\teven games only", "include\tevery start position", "only\tany start but the even game"}},
-		"to":          {values: formats},
-		"csa-version": {values: []string{"2.2", "3.0"}},
-		"subset":      {values: []string{"all", "odd", "even"}},
-		"algorithms":  {values: []string{"simple", "ordered", "cra", "cra-prob"}, list: true},
-		"result":      {values: results, list: true},
-		"without":     {values: groups, list: true},
+		"handicap":      {values: []string{"exclude\teven games only", "include\tevery start position", "only\tany start but the even game"}},
+		"to":            {values: formats},
+		"csa-version":   {values: []string{"2.2", "3.0"}},
+		"subset":        {values: []string{"all", "odd", "even"}},
+		"algorithms":    {values: []string{"simple", "ordered", "cra", "cra-prob"}, list: true},
+		"result":        {values: results, list: true},
+		"without":       {values: groups, list: true},
+		"entering-king": {values: kifu.EnteringKingRuleNames()},
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/cmd/internal/match"
 	"github.com/rpshogi/rpshogi/cmd/internal/progress"
+	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/spf13/cobra"
 )
 
@@ -33,9 +34,11 @@ type matchOptions struct {
 	// first two).
 	Players []match.EngineSpec
 	Event   string
-	JSON    bool
-	Quiet   bool
-	Flags   recordFlags
+	// EnteringKing is --entering-king, a USI name of kifu.EnteringKingRule.
+	EnteringKing string
+	JSON         bool
+	Quiet        bool
+	Flags        recordFlags
 	// Config is what the flags give, checked (openings not loaded yet).
 	Config match.Config
 }
@@ -146,6 +149,7 @@ trinomial GSPRT: the match stops once it crosses a bound.`,
 	f.StringVar(&opts.Records, "records", "rpshogi-match", "folder for the CSA records (\"\": none)")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the match of --records: its finished games are read back and counted, the rest played")
 	f.StringVar(&opts.Event, "event", "rpshogi match", "the records' $EVENT")
+	f.StringVar(&opts.EnteringKing, "entering-king", "CSARule27", "entering-king rule judging bestmove win and the try: "+strings.Join(kifu.EnteringKingRuleNames(), ", ")+" (told to engines that have the USI option EnteringKingRule)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary and every game as JSON on standard output")
 	f.BoolVarP(&opts.Quiet, "quiet", "q", false, "no line per game on standard error")
 	return cmd
@@ -206,6 +210,11 @@ func (o *matchOptions) check() error {
 	if _, err := o.Flags.options(); err != nil {
 		return err
 	}
+	rule, ok := kifu.LookupEnteringKingRule(o.EnteringKing)
+	if !ok {
+		return usageErrorf("--entering-king: want one of %s, got %q", strings.Join(kifu.EnteringKingRuleNames(), ", "), o.EnteringKing)
+	}
+	c.EnteringKing = rule
 	c.Rounds, c.Concurrency, c.MaxPlies = o.Rounds, o.Concurrency, o.MaxPlies
 	c.Tolerance, c.HangTimeout = o.Tolerance, o.HangTimeout
 	c.ExcludeTimeLosses = o.ExcludeTime

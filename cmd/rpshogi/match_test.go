@@ -72,6 +72,12 @@ func TestMatchFlags(t *testing.T) {
 				t.Errorf("names %q %q", o.Config.Engines[0].Name, o.Config.Engines[1].Name)
 			}
 		}, ""},
+		{"entering king", []string{"--engine", "cmd=a", "--engine", "cmd=b", "--entering-king", "tryrule"}, func(t *testing.T, o *matchOptions) {
+			if o.Config.EnteringKing != kifu.RuleTry {
+				t.Errorf("EnteringKing %v, want TryRule", o.Config.EnteringKing)
+			}
+		}, ""},
+		{"bad entering king", []string{"--engine", "cmd=a", "--engine", "cmd=b", "--entering-king", "CSARule25"}, nil, "--entering-king"},
 		{"one engine", []string{"--engine", "cmd=a"}, nil, "exactly twice (got 1)"},
 		{"three engines", []string{"--engine", "cmd=a", "--engine", "cmd=b", "--engine", "cmd=c"}, nil, "exactly twice (got 3)"},
 		{"bad engine", []string{"--engine", "cmd=a", "--engine", "name=b"}, nil, "without cmd"},

@@ -93,7 +93,7 @@ func TestCompleteFlagValues(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"convert", "x.kif", "--to", ""}, "kif\nki2\ncsa\nsfen\n:4\n"},
+		{[]string{"convert", "x.kif", "--to", ""}, "kif\nki2\ncsa\nsfen\njkf\n:4\n"},
 		{[]string{"convert", "x.kif", "--to", "k"}, "kif\nki2\n:4\n"},
 		{[]string{"ingest", "--handicap", "in"}, "include\tevery start position\n:4\n"},
 		{[]string{"train", "--handicap", ""}, "exclude\teven games only\ninclude\tevery start position\nonly\tany start but the even game\n:4\n"},

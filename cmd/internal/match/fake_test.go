@@ -45,6 +45,7 @@ func TestMain(m *testing.M) {
 //	touch=PATH  create the file PATH when hanging or crashing
 //	lockout=PATH  exit 5 at once if the file PATH exists
 //	log=PATH    append every command received to the file PATH
+//	ekr         declare the option EnteringKingRule
 func fakeSpec(name, behaviour string) EngineSpec {
 	return EngineSpec{Name: name, Cmd: os.Args[0], Env: []string{fakeEnv + "=" + behaviour},
 		Options: []Option{{"USI_Hash", "16"}}}
@@ -55,7 +56,7 @@ type fakeBehaviour struct {
 	crash, hang, illegal, garbage, resign, win, crashReady int
 	slowAt                                                 int
 	slow                                                   time.Duration
-	noisy, nostart                                         bool
+	noisy, nostart, ekr                                    bool
 	touch, lockout, log                                    string
 }
 
@@ -95,6 +96,8 @@ func parseFake(s string) fakeBehaviour {
 			b.lockout = v
 		case "log":
 			b.log = v
+		case "ekr":
+			b.ekr = true
 		}
 	}
 	return b
@@ -164,6 +167,9 @@ func fakeEngine(behaviour string, in io.Reader, out, errOut io.Writer) int {
 			say("id name fake %s", behaviour)
 			say("id author rpshogi tests")
 			say("option name USI_Hash type spin default 16 min 1 max 1024")
+			if b.ekr {
+				say("option name EnteringKingRule type combo default CSARule27 var CSARule27 var TryRule")
+			}
 			say("usiok")
 		case "isready":
 			readies++

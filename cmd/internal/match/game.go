@@ -21,8 +21,9 @@ const (
 	TermMate           Termination = "mate"            // the side to move has no legal move (%TSUMI)
 	TermRepetition     Termination = "repetition"      // fourfold repetition, a draw (%SENNICHITE)
 	TermPerpetual      Termination = "perpetual-check" // fourfold repetition with continuous checks: the checker loses (%±ILLEGAL_ACTION or %ILLEGAL_MOVE)
-	TermDeclareWin     Termination = "declare-win"     // bestmove win, valid by the 27-point rule (%KACHI)
+	TermDeclareWin     Termination = "declare-win"     // bestmove win, valid by the match's rule (Config.EnteringKing; %KACHI)
 	TermDeclareInvalid Termination = "declare-invalid" // bestmove win, invalid: the declarer loses (%ILLEGAL_MOVE)
+	TermTry            Termination = "try"             // under the try rule, the king reached the square of the opponent's king (no CSA word)
 	TermIllegal        Termination = "illegal-move"    // an illegal or unreadable move loses (%ILLEGAL_MOVE)
 	TermTimeUp         Termination = "time-up"         // the move came after the time allowed (%TIME_UP)
 	TermHang           Termination = "hang"            // no move even after "stop": the engine was killed (%TIME_UP)
@@ -290,7 +291,7 @@ func (g *game) prepare(ctx context.Context, c kifu.Color) bool {
 	}
 	if p == nil {
 		var err error
-		p, err = startProcess(ctx, spec, g.r.cfg.HangTimeout, g.r.warn)
+		p, err = startProcess(ctx, spec, g.r.cfg.HangTimeout, g.r.cfg.EnteringKing, g.r.warn)
 		if err != nil {
 			if ctx.Err() != nil {
 				g.interrupted()
@@ -430,14 +431,20 @@ func (g *game) step(ctx context.Context) {
 		g.end(kifu.Ending{Kind: kifu.EndResign, Result: winFor(stm.Opp()), Time: mt}, TermResign, colorName(stm)+" resigns")
 		return
 	case "win":
-		if g.pos.CanDeclareWin() {
+		rule := cfg.EnteringKing
+		if g.pos.CanDeclareWinBy(rule) {
 			g.end(kifu.Ending{Kind: kifu.EndDeclareWin, Result: winFor(stm), Time: mt}, TermDeclareWin,
-				colorName(stm)+" declares an entering-king win (27-point rule)")
+				fmt.Sprintf("%s declares an entering-king win (%s, %d points needed)", colorName(stm), rule, g.pos.DeclarationNeed(rule, stm)))
 			return
 		}
 		pts, in := g.pos.DeclarationPoints(stm)
 		why := fmt.Sprintf("invalid entering-king declaration by %s (%s): %d points, %d pieces in camp, king in camp %v, in check %v",
 			colorName(stm), name, pts, in, kingInCamp(g.pos, stm), g.pos.InCheck())
+		if rule.Declares() {
+			why += fmt.Sprintf("; %s needs %d points and 10 pieces", rule, g.pos.DeclarationNeed(rule, stm))
+		} else {
+			why += fmt.Sprintf("; %s allows no declaration", rule)
+		}
 		g.end(kifu.Ending{Kind: kifu.EndIllegal, Result: winFor(stm.Opp()), Time: mt, Comments: []string{why}}, TermDeclareInvalid, why)
 		return
 	}
@@ -465,6 +472,11 @@ func (g *game) step(ctx context.Context) {
 	}
 	g.rec.Main.Moves = append(g.rec.Main.Moves, nd)
 	g.res.Plies++
+	if cfg.EnteringKing == kifu.RuleTry && g.pos.TryWon(stm) && m.To() == kifu.TrySquare(stm) { // the king moved there
+		why := fmt.Sprintf("%s (%s) wins by the try rule: its king reached %s", colorName(stm), name, kifu.TrySquare(stm))
+		g.end(kifu.Ending{Kind: kifu.EndTry, Result: winFor(stm), Comments: []string{why}}, TermTry, why)
+		return
+	}
 	g.repetition()
 }
 

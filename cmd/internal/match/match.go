@@ -61,6 +61,10 @@ type Config struct {
 	Resume bool
 	// Event is the record's $EVENT.
 	Event string
+	// EnteringKing is the rule that judges "bestmove win" and the try
+	// rule (the zero value: the CSA 27-point declaration). Engines that
+	// declare the USI option EnteringKingRule are told it.
+	EnteringKing kifu.EnteringKingRule
 	// OnGame, if set, is called (from one goroutine) after each game with
 	// the result and the match so far.
 	OnGame func(g *GameResult, sum *Summary)
@@ -278,7 +282,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// cannot run is an error, not a string of lost games.
 	first := &worker{r: r}
 	for e := range cfg.Engines {
-		p, err := startProcess(ctx, &r.cfg.Engines[e], cfg.HangTimeout, r.warn)
+		p, err := startProcess(ctx, &r.cfg.Engines[e], cfg.HangTimeout, cfg.EnteringKing, r.warn)
 		if err != nil {
 			first.close()
 			return nil, err

@@ -9,9 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 // maxLine caps an engine output line; the rest of a longer line is
@@ -42,6 +45,8 @@ type process struct {
 	IDName string
 	// declared are the option names the engine listed after "usi".
 	declared map[string]bool
+	// rule is the match's entering-king rule (Config.EnteringKing).
+	rule kifu.EnteringKingRule
 
 	mu     sync.Mutex
 	killed bool // killed by the runner (a hang), not crashed
@@ -53,10 +58,11 @@ var errDead = errors.New("engine exited")
 // startProcess starts the engine of spec and runs the handshake: "usi"
 // until "usiok", the options, "isready" until "readyok". Each answer must
 // come within timeout. warn receives remarks (an option the engine does
-// not declare).
-func startProcess(ctx context.Context, spec *EngineSpec, timeout time.Duration, warn func(string)) (*process, error) {
+// not declare). An engine that declares the option EnteringKingRule is
+// told the match's rule, unless its spec sets the option.
+func startProcess(ctx context.Context, spec *EngineSpec, timeout time.Duration, rule kifu.EnteringKingRule, warn func(string)) (*process, error) {
 	p := &process{spec: spec, lines: make(chan outLine, 4096), exited: make(chan struct{}),
-		stderr: &tailWriter{max: stderrTail}, declared: map[string]bool{}}
+		stderr: &tailWriter{max: stderrTail}, declared: map[string]bool{}, rule: rule}
 	needTmp := strings.Contains(spec.Dir, TmpToken) || len(spec.Links) > 0
 	for _, s := range append(append([]string{}, spec.Env...), spec.Args...) {
 		needTmp = needTmp || strings.Contains(s, TmpToken)
@@ -211,6 +217,12 @@ func (p *process) handshake(ctx context.Context, timeout time.Duration, warn fun
 			cmd += " value " + o.Value
 		}
 		if err := p.send("%s", cmd); err != nil {
+			return p.failure("setoption", err)
+		}
+	}
+	const ekr = "EnteringKingRule"
+	if p.declared[strings.ToLower(ekr)] && !slices.ContainsFunc(p.spec.Options, func(o Option) bool { return strings.EqualFold(o.Name, ekr) }) {
+		if err := p.send("setoption name %s value %s", ekr, p.rule); err != nil {
 			return p.failure("setoption", err)
 		}
 	}

@@ -42,7 +42,7 @@ func (f *Flags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Until, "until", "", "keep games played on or before DATE (yyyy-mm-dd, yyyy-mm or yyyy); games without a date are skipped")
 	fs.StringVar(&f.Player, "player", "", "keep games in which either player's name contains NAME (ignoring case and width)")
 	fs.StringVar(&f.Results, "result", "", "keep games that ended in one of these ways, comma-separated: resign, mate, repetition, jishogi, time-up, illegal, declare-win, interrupt, none, ...")
-	fs.BoolVar(&f.AllFiles, "all-files", false, "read every file in folders and archives, not only .kif .kifu .ki2 .ki2u .csa .sfen .usi")
+	fs.BoolVar(&f.AllFiles, "all-files", false, "read every file in folders and archives, not only .kif .kifu .ki2 .ki2u .csa .sfen .usi .jkf")
 	fs.BoolVar(&f.Partial, "partial", false, "keep the legal moves of a game cut short by an illegal move (its ending recorded as illegal) instead of rejecting it")
 	fs.StringVar(&f.MaxFileSize, "max-file-size", "", "reject a file or archive member larger than SIZE (default 16MiB)")
 	fs.StringVar(&f.MaxLine, "max-line", "", "reject a record file with a line longer than SIZE (default 64KiB)")
