@@ -129,6 +129,79 @@ func TestAppend(t *testing.T) {
 	t.Logf("%d positions, %d moves", positions, moves)
 }
 
+// TestKingNet checks the king nets of every legal move of sample
+// positions (computed without playing the move) against the position
+// after the move: the opponent king's escape squares are its legal moves
+// there (a king's move is legal exactly when its square is not its
+// side's and not attacked with the king gone), and the attacked squares
+// around either king are counted with the move played. The features
+// carry the escapes and the change buckets.
+func TestKingNet(t *testing.T) {
+	var x Extractor
+	var buf [MaxActive]Feature
+	var mv [kifu.MaxMoves]kifu.Move
+	kingMoves := func(pos *kifu.Position) int {
+		n := 0
+		k := pos.KingSquare(pos.SideToMove())
+		for _, m := range pos.GenerateMoves(kifu.LegalAll, mv[:0]) {
+			if !m.IsDrop() && m.From() == k {
+				n++
+			}
+		}
+		return n
+	}
+	attacked := func(pos *kifu.Position, by kifu.Color) int {
+		n := 0
+		if k := pos.KingSquare(by.Opp()); k != kifu.NoSquare {
+			for b := kifu.KingAttacks(k); b.Any(); {
+				if pos.IsAttacked(by, b.Pop(), pos.Occupied().Clear(k)) {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	checked, changed := 0, 0
+	forEachPosition(t, 29, func(pos *kifu.Position, played kifu.Move) {
+		x.Reset(pos, pos.LastMove())
+		us := pos.SideToMove()
+		pos.DoNullMove()
+		before := kingMoves(pos)
+		pos.UndoNullMove()
+		if x.net0.escapes != before {
+			t.Fatalf("%s: %d escapes before any move, want %d", pos.SFEN(), x.net0.escapes, before)
+		}
+		for _, m := range x.LegalMoves() {
+			ids := x.Append(m, buf[:0])
+			got := x.kingNetAfter(m)
+			pos.DoMove(m)
+			want := kingNet{escapes: kingMoves(pos), theirZone: attacked(pos, us), ourZone: attacked(pos, us.Opp())}
+			pos.UndoMove()
+			if got != want {
+				t.Fatalf("%s %s: king net %+v, want %+v", pos.SFEN(), m.USI(), got, want)
+			}
+			esc, chg := -1, -1
+			for _, f := range ids {
+				if tp := templateOf(int(f)); tp.id == tKindEscapes {
+					off := int(f) - tp.base
+					esc, chg = off/changeNB%escNB, off%changeNB
+				}
+			}
+			if esc != min(want.escapes, escNB-1) || chg != escChange(want.escapes-before) {
+				t.Fatalf("%s %s: escapes bucket %d change %d, want %d escapes (%d before)", pos.SFEN(), m.USI(), esc, chg, want.escapes, before)
+			}
+			checked++
+			if want.escapes != before {
+				changed++
+			}
+		}
+	})
+	if changed == 0 {
+		t.Fatalf("no move of %d changed the opponent king's escapes", checked)
+	}
+	t.Logf("%d moves, %d changing the escapes", checked, changed)
+}
+
 func TestProbabilitiesAndAllocs(t *testing.T) {
 	w := make([]float32, NumFeatures())
 	for i := range w {
