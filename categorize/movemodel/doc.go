@@ -30,12 +30,7 @@
 //   - mate: a check by the opponent's number of legal replies (0 is
 //     mate), by piece and by the opponent king's danger;
 //   - opening: the destination square by piece and move number (moves
-//     1-30);
-//   - pattern: what stands on each of the 8 squares around the
-//     destination, by piece;
-//   - kingnet: the opponent king's escape squares after the move and
-//     their change, and the change of the attacked squares around
-//     either king, by piece and by the king's danger.
+//     1-30).
 //
 // The weights are fitted by train/movemodel and compiled into tables.
 // The feature set has a Version; weights are only valid with the version

@@ -39,9 +39,6 @@ type Extractor struct {
 	bookLo      int // the position's move entries in book: bookLo..bookHi-1
 	bookHi      int
 	bookLeave   kifu.Move16 // the move LeaveOut leaves out
-	net0        kingNet     // the kings' nets before the move
-	theirZone   zone        // the squares around their king and our attackers of them
-	ourZone     zone        // the squares around our king and their attackers of them
 	legal       [kifu.MaxMoves]kifu.Move
 	replies     [kifu.MaxMoves]kifu.Move
 	feats       [MaxActive]Feature
@@ -63,7 +60,6 @@ func (x *Extractor) Reset(pos *kifu.Position, prev kifu.Move) {
 		x.open = (max(n, 1) - 1) / 5
 	}
 	x.resetBook()
-	x.net0 = x.kingNet()
 	ours, theirs := x.an.Danger()
 	x.ourDanger, x.theirDanger = dangerBucket(ours), dangerBucket(theirs)
 	x.inCheck = 0
@@ -270,157 +266,8 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 		}
 		out = append(out, id3(tKindPattern, k, d, occ))
 	}
-
-	// King net: the opponent king's escape squares and the attacked
-	// squares around either king, after the move against before.
-	net := x.kingNetAfter(m)
-	if x.theirK != kifu.NoSquare {
-		e, c := min(net.escapes, escNB-1), escChange(net.escapes-x.net0.escapes)
-		out = append(out, id3(tKindEscapes, k, e, c), id3(tTheirDangerEscapes, x.theirDanger, e, c),
-			id3(tKindTheirZone, k, x.theirDanger, zoneChange(net.theirZone-x.net0.theirZone)))
-	}
-	if x.ourK != kifu.NoSquare {
-		out = append(out, id3(tKindOurZone, k, x.ourDanger, zoneChange(net.ourZone-x.net0.ourZone)))
-	}
 	return out
 }
-
-// kingNet is what surrounds the kings, seen from the side to move of the
-// position an Extractor was reset for (us).
-type kingNet struct {
-	escapes   int // the squares next to their king that it could move to: on the board, not theirs, not attacked by us
-	theirZone int // the squares next to their king that we attack
-	ourZone   int // the squares next to our king that they attack
-}
-
-// zone is the squares next to a king and their attackers (of the king's
-// opponent, the king taken off the board) in the position an Extractor
-// was reset for.
-type zone struct {
-	n   int
-	sq  [8]kifu.Square
-	att [8]kifu.Bitboard
-}
-
-func (z *zone) reset(pos *kifu.Position, k kifu.Square, by kifu.Color) {
-	z.n = 0
-	if k == kifu.NoSquare {
-		return
-	}
-	o := pos.Occupied().Clear(k)
-	for b := kifu.KingAttacks(k); b.Any(); z.n++ {
-		z.sq[z.n] = b.Pop()
-		z.att[z.n] = pos.AttackersTo(by, z.sq[z.n], o)
-	}
-}
-
-// kingNet returns the kings' nets of the position x was reset for and
-// sets the zones kingNetAfter starts from.
-func (x *Extractor) kingNet() kingNet {
-	x.theirZone.reset(x.pos, x.theirK, x.us)
-	x.ourZone.reset(x.pos, x.ourK, x.them)
-	var n kingNet
-	theirs := x.pos.Pieces(x.them)
-	for i := range x.theirZone.n {
-		switch {
-		case x.theirZone.att[i].Any():
-			n.theirZone++
-		case !theirs.Has(x.theirZone.sq[i]):
-			n.escapes++
-		}
-	}
-	for i := range x.ourZone.n {
-		if x.ourZone.att[i].Any() {
-			n.ourZone++
-		}
-	}
-	return n
-}
-
-// kingNetAfter returns the kings' nets after our legal move m without
-// playing it: the attackers of a square are those before the move less
-// the moved piece's origin and the captured piece, plus the moved piece
-// from its destination; they are counted again with the occupancy after
-// the move only for the squares whose lines the move may open or close
-// (a slider's line through the origin or the destination, no piece
-// between).
-func (x *Extractor) kingNetAfter(m kifu.Move) kingNet {
-	var n kingNet
-	to := m.To()
-	occ := x.occ
-	mid := occ // the occupancy without the origin: a piece between a square and a changed one blocks the change
-	gone := kifu.SquareBB(to)
-	from := kifu.NoSquare
-	ourK := x.ourK
-	if !m.IsDrop() {
-		from = m.From()
-		occ = occ.Clear(from)
-		mid = occ
-		gone = gone.Set(from)
-		if from == ourK {
-			ourK = to
-		}
-	}
-	occ = occ.Set(to)
-	// changed reports whether the lines through sq may change, the king
-	// k taken off the board.
-	changed := func(sq, k kifu.Square) bool {
-		mid := mid.Clear(k)
-		if kifu.Line(sq, to).Any() && kifu.Between(sq, to).And(mid).IsEmpty() {
-			return true
-		}
-		return from != kifu.NoSquare && kifu.Line(sq, from).Any() && kifu.Between(sq, from).And(mid).IsEmpty()
-	}
-	if k := x.theirK; k != kifu.NoSquare {
-		theirs := x.pos.Pieces(x.them).Clear(to)
-		o := occ.Clear(k)
-		moved := kifu.Attacks(m.PieceAfter(), to, o)
-		z := &x.theirZone
-		for i := range z.n {
-			sq := z.sq[i]
-			att := z.att[i]
-			if changed(sq, k) {
-				att = x.pos.AttackersTo(x.us, sq, o)
-			}
-			switch {
-			case moved.Has(sq) || att.AndNot(gone).Any():
-				n.theirZone++
-			case !theirs.Has(sq):
-				n.escapes++
-			}
-		}
-	}
-	if ourK != x.ourK {
-		// Our king moved: its new neighbours from scratch.
-		o := occ.Clear(ourK)
-		for b := kifu.KingAttacks(ourK); b.Any(); {
-			if x.pos.AttackersTo(x.them, b.Pop(), o).AndNot(gone).Any() {
-				n.ourZone++
-			}
-		}
-	} else if ourK != kifu.NoSquare {
-		o := occ.Clear(ourK)
-		z := &x.ourZone
-		for i := range z.n {
-			att := z.att[i]
-			if changed(z.sq[i], ourK) {
-				att = x.pos.AttackersTo(x.them, z.sq[i], o)
-			}
-			if att.AndNot(gone).Any() {
-				n.ourZone++
-			}
-		}
-	}
-	return n
-}
-
-// escChange buckets a change of the escape squares: -2 or fewer, -1, 0,
-// +1 or more.
-func escChange(d int) int { return min(max(d, -2), 1) + 2 }
-
-// zoneChange buckets a change of the attacked squares around a king: -1
-// or fewer, 0, +1, +2 or more.
-func zoneChange(d int) int { return min(max(d, -1), 2) + 1 }
 
 func evasionBucket(n int) int {
 	switch {

@@ -13,7 +13,7 @@ import (
 // Version identifies the feature set: a model's weights are indexed by
 // feature ID, so weights fitted with one version are meaningless with
 // another. Bump it whenever a template is added, removed or changes.
-const Version = 5
+const Version = 4
 
 // Feature is a feature ID, 0..NumFeatures()-1.
 type Feature = uint16
@@ -34,11 +34,10 @@ const (
 	GroupMate                  // checks by the opponent's number of legal replies (0: mate)
 	GroupOpening               // destination square by moving piece and move number, in the first 30 moves
 	GroupPattern               // what stands on each of the 8 squares around the destination, by moving piece
-	GroupKingNet               // the kings' nets after the move: the opponent king's escape squares, attacked squares around either king
 	GroupNB
 )
 
-var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "kingnet"}
+var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern"}
 
 func (g Group) String() string {
 	if g < GroupNB {
@@ -90,8 +89,6 @@ const (
 	openNB    = 6 // move number 1-5, 6-10, ..., 26-30
 	dirNB     = 8 // the 8 neighbours of a square
 	occNB     = 2 + 2*14
-	escNB     = 6 // the opponent king's escape squares after the move: 0, 1, 2, 3, 4, 5+
-	changeNB  = 4 // a change of a count by the move: see escChange, zoneChange
 )
 
 var (
@@ -102,9 +99,6 @@ var (
 	prevNames    = [prevNB]string{"none", "0", "1", "2", "3-4", "5+"}
 	evasionNames = [evasionNB]string{"0", "1", "2", "3-4", "5+"}
 	openNames    = [openNB]string{"1-5", "6-10", "11-15", "16-20", "21-25", "26-30"}
-	escNames     = [escNB]string{"0", "1", "2", "3", "4", "5+"}
-	escChgNames  = [changeNB]string{"-2-", "-1", "0", "+1+"}
-	zoneChgNames = [changeNB]string{"-1-", "0", "+1", "+2+"}
 	// dirNames name the neighbours, as file and rank differences seen
 	// from the side to move (forward is -rank).
 	dirNames = [dirNB]string{"(-1,-1)", "(-1,+0)", "(-1,+1)", "(+0,-1)", "(+0,+1)", "(+1,-1)", "(+1,+0)", "(+1,+1)"}
@@ -193,10 +187,6 @@ var (
 	dOpen         = dim{"move-number", openNB, names(openNames[:])}
 	dDir          = dim{"neighbour", dirNB, names(dirNames[:])}
 	dOcc          = dim{"occupant", occNB, occName}
-	dEscapes      = dim{"their-escapes", escNB, names(escNames[:])}
-	dEscChange    = dim{"escapes-change", changeNB, names(escChgNames[:])}
-	dTheirZone    = dim{"their-zone-attacked-change", changeNB, names(zoneChgNames[:])}
-	dOurZone      = dim{"our-zone-attacked-change", changeNB, names(zoneChgNames[:])}
 )
 
 // A template is a conjunction of dims; its features are the cells of
@@ -252,10 +242,6 @@ const (
 	tTheirDangerMate
 	tOpenKindTo
 	tKindPattern
-	tKindEscapes
-	tTheirDangerEscapes
-	tKindTheirZone
-	tKindOurZone
 	tmplNB
 )
 
@@ -300,10 +286,6 @@ var templates = func() []template {
 		{id: tTheirDangerMate, group: GroupMate, dims: []dim{dTheirDanger, dEvasions}},
 		{id: tOpenKindTo, group: GroupOpening, dims: []dim{dOpen, dKind, dTo}},
 		{id: tKindPattern, group: GroupPattern, dims: []dim{dKind, dDir, dOcc}},
-		{id: tKindEscapes, group: GroupKingNet, dims: []dim{dKind, dEscapes, dEscChange}},
-		{id: tTheirDangerEscapes, group: GroupKingNet, dims: []dim{dTheirDanger, dEscapes, dEscChange}},
-		{id: tKindTheirZone, group: GroupKingNet, dims: []dim{dKind, dTheirDanger, dTheirZone}},
-		{id: tKindOurZone, group: GroupKingNet, dims: []dim{dKind, dOurDanger, dOurZone}},
 	}
 	base := 0
 	for i := range t {
