@@ -65,6 +65,10 @@ func newOptions() *options {
 			help: "quiescence plies (from the leaf) on which escapes of attacked pieces are tried"},
 		{name: "QLosingPlies", kind: "spin", def: strconv.Itoa(DefaultQLosingPlies), min: 0, max: maxQPly,
 			help: "quiescence plies (from the leaf) on which captures that lose material are tried too"},
+		{name: "QCheckPlies", kind: "spin", def: strconv.Itoa(DefaultQCheckPlies), min: 0, max: maxQPly,
+			help: "quiescence plies (from the leaf) on which quiet checks that do not lose material are tried"},
+		{name: "NullMove", kind: "check", def: strconv.FormatBool(DefaultNullMoveRP),
+			help: "null-move pruning in the realization mode (depth mode always prunes by null moves)"},
 		{name: "DepthFullWidth", kind: "check", def: "false",
 			help: "depth mode without the plausible-move generator: every legal move at every depth (the paper's full-width baseline)"},
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)

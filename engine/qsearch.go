@@ -17,6 +17,9 @@ const (
 	// leaf, on which captures that lose material by static exchange are
 	// tried too (0: never).
 	DefaultQLosingPlies = 1
+	// DefaultQCheckPlies is the number of quiescence plies, from the
+	// leaf, on which quiet checks that do not lose material are tried.
+	DefaultQCheckPlies = 0
 )
 
 // qopts are the options of the quiescence search (USI QEscapePlies and
@@ -25,10 +28,13 @@ type qopts struct {
 	// QEscapePlies: escapes on the first QEscapePlies quiescence plies.
 	// QLosingPlies: losing captures on the first QLosingPlies plies.
 	QEscapePlies, QLosingPlies int
+	// QCheckPlies: quiet checks (drops included) that do not lose the
+	// checking piece by static exchange on the first QCheckPlies plies.
+	QCheckPlies int
 }
 
 func defaultQOpts() qopts {
-	return qopts{QEscapePlies: DefaultQEscapePlies, QLosingPlies: DefaultQLosingPlies}
+	return qopts{QEscapePlies: DefaultQEscapePlies, QLosingPlies: DefaultQLosingPlies, QCheckPlies: DefaultQCheckPlies}
 }
 
 // qsearch is the quiescence search at the leaves: the side to move may
@@ -70,6 +76,9 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 		best = stand
 		alpha = max(alpha, stand)
 		moves = s.quiescenceMoves(f, qply)
+		if qply < s.QCheckPlies {
+			moves = s.quietChecks(moves)
+		}
 	}
 	n := len(moves)
 	for i, m := range moves {
@@ -166,6 +175,30 @@ func (s *Searcher) quiescenceMoves(f *frame, qply int) []kifu.Move {
 		}
 	}
 	return out
+}
+
+// quietChecks appends to moves (a node's quiescence moves, in its frame)
+// the quiet checks, drops included, that are not among them and do not
+// lose material by static exchange.
+func (s *Searcher) quietChecks(moves []kifu.Move) []kifu.Move {
+	pos := s.pos
+	checks := pos.GenerateMoves(kifu.Checks, s.qchecks[:0])
+	for _, m := range checks {
+		if m.IsCapture() || m.IsPromotion() || len(moves) == cap(moves) {
+			continue
+		}
+		dup := false
+		for _, x := range moves {
+			if x == m {
+				dup = true
+				break
+			}
+		}
+		if !dup && SEE(pos, m) >= 0 {
+			moves = append(moves, m)
+		}
+	}
+	return moves
 }
 
 // seeSafe reports whether the capture or promotion m gains by itself at

@@ -48,3 +48,35 @@ func TestQuiescenceLosingCaptures(t *testing.T) {
 		}
 	}
 }
+
+// TestQuiescenceQuietChecks: on the first QCheckPlies quiescence plies the
+// quiet checks that keep their piece are tried. Black drops the gold on
+// 5b, guarded by the pawn on 5c: mate. With QCheckPlies 1 the quiescence
+// search finds it; with 0 it stands pat; a check that hangs its piece
+// (the gold dropped on 4b, where the king takes it) is not tried.
+func TestQuiescenceQuietChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name, sfen string
+		plies      int
+		mate       bool
+	}{
+		{"guarded drop", "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 1, true},
+		{"guarded drop, checks off", "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 0, false},
+		{"hanging drop", "4k4/9/9/9/9/9/9/9/4K4 b G 1", 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pos := kifutest.MustSFEN(t, tc.sfen)
+			s := newTestSearcher()
+			s.QCheckPlies = tc.plies
+			s.pos, s.ctl = pos, NewControl(Limits{})
+			v := s.qsearch(1, -InfiniteValue, InfiniteValue, 0)
+			if got := v >= MateInMaxPly; got != tc.mate {
+				t.Errorf("quiescence value %d, mate %v, want %v", v, got, tc.mate)
+			}
+			f := &s.stack[1]
+			if tc.mate && (f.pvLen == 0 || f.pv[0].String() != "G*5b") {
+				t.Errorf("PV %v, want G*5b first", f.pv[:f.pvLen])
+			}
+		})
+	}
+}

@@ -156,6 +156,7 @@ type Searcher struct {
 
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
 	qopts     // the quiescence search's options (qsearch.go)
+	sopts     // the realization search's pruning options (nullMoveRP)
 	usiHabits // MultiPV, the draw value, the entering-king rule (multipv.go)
 
 	pos    *kifu.Position
@@ -181,7 +182,8 @@ type Searcher struct {
 	iterStats, rootStats []RootStat
 	mainDepth            int // deepest ply expanded by search (not qsearch)
 	reSearches           uint64
-	qcls                 categorize.Classifier // facts of quiescence moves
+	qcls                 categorize.Classifier    // facts of quiescence moves
+	qchecks              [kifu.MaxMoves]kifu.Move // quiet checks of a quiescence node (quietChecks)
 	// evalCache holds recent static evaluations (see evaluate).
 	evalCache [evalCacheSize]evalEntry
 	// Depth mode (engine/depth.go): the classifier and facts of the node
@@ -214,7 +216,7 @@ type Searcher struct {
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks(), qopts: defaultQOpts()}
+	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks(), qopts: defaultQOpts(), sopts: defaultSOpts()}
 	s.ctl = &s.ownCtl
 	return s
 }
@@ -592,6 +594,14 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			return v
 		}
 	}
+	if s.Mode == ModeRealization {
+		if v, ok := s.nullMoveRP(ply, budget, beta, pvNode, inCheck); ok {
+			return v
+		}
+		if s.aborted {
+			return 0
+		}
+	}
 	prev := pos.LastMove()
 	if ply == 0 {
 		prev = s.rootPrev
@@ -801,4 +811,53 @@ func (s *Searcher) repetition(ply int) (Value, bool) {
 		return MatedIn(ply), true
 	}
 	return 0, false
+}
+
+// sopts are the realization search's pruning options (USI NullMove).
+type sopts struct {
+	// NullMoveRP turns null-move pruning on in the realization mode.
+	NullMoveRP bool
+}
+
+// DefaultNullMoveRP is the default of the NullMove option.
+const DefaultNullMoveRP = false
+
+func defaultSOpts() sopts { return sopts{NullMoveRP: DefaultNullMoveRP} }
+
+// Null-move pruning in the realization mode: at a node that is not on the
+// principal variation, not in check and whose static evaluation is at
+// least beta, the side to move passes and the opponent is searched with a
+// null window at beta and a budget reduced by nullRPBase plus a third of
+// the node's budget (the null move's "R", in costs: 3 plies of
+// probability 1/2 and more for larger budgets). If the opponent cannot
+// bring the value below beta even with a free move, the node fails high.
+const (
+	nullRPMin  = 3 * HalfCost // the smallest budget that tries a null move
+	nullRPBase = 3 * HalfCost
+)
+
+// nullMoveRP tries the realization mode's null move (see nullRPBase) and
+// reports the value and true when the node fails high.
+func (s *Searcher) nullMoveRP(ply, budget int, beta Value, pvNode, inCheck bool) (Value, bool) {
+	pos := s.pos
+	switch {
+	case !s.NullMoveRP || s.noNull || ply == 0 || pvNode || inCheck || budget < nullRPMin:
+		return 0, false
+	case beta >= MateInMaxPly || beta <= -MateInMaxPly || pos.LastMove() == kifu.MoveNull:
+		return 0, false
+	case !hasPieces(pos, pos.SideToMove()) || s.evaluate() < beta:
+		return 0, false
+	}
+	s.nullTries++
+	pos.DoNullMove()
+	v := -s.search(ply+1, budget-nullRPBase-budget/3, -beta, -beta+1, false)
+	pos.UndoNullMove()
+	if s.aborted || v < beta {
+		return 0, false
+	}
+	s.nullCuts++
+	if v >= MateInMaxPly {
+		v = beta // a mate found after passing proves nothing
+	}
+	return v, true
 }

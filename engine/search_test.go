@@ -170,3 +170,64 @@ func TestSearchCutShort(t *testing.T) {
 		}
 	}
 }
+
+// TestNullMoveRP checks the realization mode's null move (nullMoveRP):
+// searches of real-game positions to 2^-7 try it, some fail high and the
+// same iterations take fewer nodes than with NullMove off, which tries
+// none; and a node whose evaluation is below beta, a PV node, the root, a
+// node in check or one with a small budget does not try it.
+func TestNullMoveRP(t *testing.T) {
+	for _, bp := range benchPositions[:3] {
+		t.Run(bp.name, func(t *testing.T) {
+			pos, err := kifu.ParseSFEN(bp.sfen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			with, without := newTestSearcher(), newTestSearcher()
+			with.NullMoveRP, without.NullMoveRP = true, false
+			rw := with.Search(pos.Clone(), Limits{MaxBudget: 700}, nil)
+			ro := without.Search(pos.Clone(), Limits{MaxBudget: 700}, nil)
+			t.Logf("2^-7: %d nodes with null moves (%d tried, %d failed high), %d without; best %s / %s",
+				rw.Nodes, with.nullTries, with.nullCuts, ro.Nodes, rw.Move, ro.Move)
+			if with.nullTries == 0 || with.nullCuts == 0 || without.nullTries != 0 {
+				t.Errorf("null moves tried %d (cut %d), %d when off", with.nullTries, with.nullCuts, without.nullTries)
+			}
+			if rw.Nodes >= ro.Nodes {
+				t.Errorf("%d nodes with null moves, not fewer than %d without", rw.Nodes, ro.Nodes)
+			}
+		})
+	}
+	pos, err := kifu.ParseSFEN(benchPositions[1].sfen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := newTestSearcher()
+	es.pos = pos
+	ev := es.evaluate() // the default evaluation, which nullMoveRP compares with beta
+	tests := []struct {
+		name      string
+		ply, b    int
+		beta      Value
+		pv, inChk bool
+		wantTried bool
+	}{
+		{name: "allowed", ply: 3, b: 600, beta: ev - 100, wantTried: true},
+		{name: "eval below beta", ply: 3, b: 600, beta: ev + 100},
+		{name: "mate bound", ply: 3, b: 600, beta: -MateInMaxPly},
+		{name: "root", ply: 0, b: 600, beta: ev - 100},
+		{name: "pv node", ply: 3, b: 600, beta: ev - 100, pv: true},
+		{name: "small budget", ply: 3, b: nullRPMin - 1, beta: ev - 100},
+		{name: "in check", ply: 3, b: 600, beta: ev - 100, inChk: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestSearcher()
+			s.NullMoveRP = true
+			s.pos, s.ctl, s.limits = pos.Clone(), NewControl(Limits{}), Limits{}
+			s.nullMoveRP(tc.ply, tc.b, tc.beta, tc.pv, tc.inChk)
+			if got := s.nullTries > 0; got != tc.wantTried {
+				t.Errorf("null move tried %v, want %v", got, tc.wantTried)
+			}
+		})
+	}
+}

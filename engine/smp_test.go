@@ -138,6 +138,8 @@ func TestHelperSettings(t *testing.T) {
 	s.Mode = ModeDepth
 	s.FullWidth = true
 	s.QEscapePlies, s.QLosingPlies = 3, 2
+	s.NullMoveRP = !DefaultNullMoveRP
+	s.QCheckPlies = 1
 	s.NodeMatePlies, s.dfpnBudget, s.threeBudget = 1, 900, 700
 	s.NodeMateNodes = 77
 	s.Threats = DefaultThreatOptions(ThreatQSearch)
@@ -158,6 +160,7 @@ func TestHelperSettings(t *testing.T) {
 		mode                    Mode
 		fullWidth               bool
 		q                       qopts
+		so                      sopts
 		plies, dfpn, three      int
 		nodeMate                uint64
 		threats                 ThreatOptions
@@ -167,7 +170,7 @@ func TestHelperSettings(t *testing.T) {
 		entering                EnteringKingRule
 	}
 	get := func(x *Searcher) settings {
-		return settings{x.Mode, x.FullWidth, x.qopts, x.NodeMatePlies, x.dfpnBudget, x.threeBudget, x.NodeMateNodes,
+		return settings{x.Mode, x.FullWidth, x.qopts, x.sopts, x.NodeMatePlies, x.dfpnBudget, x.threeBudget, x.NodeMateNodes,
 			x.Threats, x.noNull, x.noExtensions, x.noThreat, x.Eval, x.Draw, x.EnteringKing}
 	}
 	if got, want := get(h), get(s); got != want {

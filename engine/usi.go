@@ -278,6 +278,8 @@ func (u *usi) prepare(clear bool) *Searcher {
 	s.NodeMatePlies = u.opts.int("NodeMatePlies")
 	s.FullWidth = u.opts.bool("DepthFullWidth")
 	s.QEscapePlies, s.QLosingPlies = u.opts.int("QEscapePlies"), u.opts.int("QLosingPlies")
+	s.NullMoveRP = u.opts.bool("NullMove")
+	s.QCheckPlies = u.opts.int("QCheckPlies")
 	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
 	if want != u.tablesFor {
 		held := s.TT.SizeMB() + s.Mate.SizeMB()
