@@ -65,6 +65,18 @@
 //	CRA            off | order | filter
 //	MoveOverhead   milliseconds kept in reserve per move (30)
 //	Threads        search threads, lazy SMP sharing the table (1)
+//	Eval           hand | learned: the static evaluation
+//	MultiPV        principal variations reported (1)
+//	ResignValue    resign below this score, centipawns, 0 for never
+//	DrawValue      score of a draw by repetition for the engine, centipawns
+//	EnteringKingRule CSARule27 | CSARule27H | CSARule24 | CSARule24H | TryRule | NoEnteringKing
+//
+// The options of the experiments are off, or at today's value, by default:
+// the quiescence search's QEscapePlies, QLosingPlies and QCheckPlies
+// (quiet checks on its first plies), NullMove (null-move pruning in the
+// realization mode), the threat stacks (ThreatStacks and its Threat*
+// rules, engine/threat) and the Bayesian randomized search (Bayes and its
+// Bayes* settings, engine/bayes). "usi" lists every option with its range.
 //
 // The hash tables are made at isready, within the memory the machine has.
 //
