@@ -65,11 +65,11 @@
 //	CRA            off | order | filter
 //	MoveOverhead   milliseconds kept in reserve per move (30)
 //	Threads        search threads, lazy SMP sharing the table (1)
-//	Eval           hand | learned: the static evaluation
+//	Eval           hand (the default) | learned: the static evaluation
 //	MultiPV        principal variations reported (1)
-//	ResignValue    resign below this score, centipawns, 0 for never
-//	DrawValue      score of a draw by repetition for the engine, centipawns
-//	EnteringKingRule CSARule27 | CSARule27H | CSARule24 | CSARule24H | TryRule | NoEnteringKing
+//	ResignValue    resign this many centipawns below zero (99999: only when mated)
+//	DrawValue      score of a repetition draw for the engine, centipawns (0)
+//	EnteringKingRule CSARule27 (default) | CSARule27H | CSARule24 | CSARule24H | TryRule | NoEnteringKing
 //
 // The options of the experiments are off, or at today's value, by default:
 // the quiescence search's QEscapePlies, QLosingPlies and QCheckPlies
