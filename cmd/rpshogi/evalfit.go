@@ -21,6 +21,9 @@ type evalFitOptions struct {
 	DB, Out        string
 	Iterations     int
 	L2             float64
+	Compare        int
+	CompareW       float64
+	CompareT       float64
 	Weights        []string
 	NoFit, JSON    bool
 	Flags          recordFlags
@@ -34,6 +37,9 @@ type evalFitOptions struct {
 const (
 	defaultEvalIterations = 100
 	defaultEvalL2         = 0.3
+	defaultEvalCompare    = 0
+	defaultEvalCompareW   = 0.0
+	defaultEvalCompareT   = 100.0
 )
 
 func newEvalFitCmd(ios *iostreams) *cobra.Command {
@@ -54,7 +60,7 @@ cross-entropy of the results under σ(v/K). --no-fit scores the stored one.`,
 			if opts.DB == "" {
 				return usageErrorf("--db FILE is required")
 			}
-			opts.Data = evalfit.DataOptions{Workers: opts.Flags.Workers}
+			opts.Data = evalfit.DataOptions{Workers: opts.Flags.Workers, Compare: opts.Compare}
 			for _, w := range opts.Weights {
 				s, v, ok := strings.Cut(w, "=")
 				f, err := strconv.ParseFloat(v, 64)
@@ -63,7 +69,11 @@ cross-entropy of the results under σ(v/K). --no-fit scores the stored one.`,
 				}
 				opts.Data.Weights = append(opts.Data.Weights, movemodel.SourceWeight{Contains: s, Weight: f})
 			}
-			opts.Fit = evalfit.FitOptions{L2: opts.L2, Iterations: opts.Iterations, Workers: opts.Flags.Workers}
+			opts.Fit = evalfit.FitOptions{L2: opts.L2, Iterations: opts.Iterations, Workers: opts.Flags.Workers,
+				Compare: opts.CompareW, CompareT: opts.CompareT}
+			if opts.CompareW == 0 {
+				opts.Data.Compare = 0
+			}
 			return runEvalFit(cmd.Context(), opts)
 		},
 	}
@@ -71,6 +81,9 @@ cross-entropy of the results under σ(v/K). --no-fit scores the stored one.`,
 	f.StringVar(&opts.DB, "db", "", "training database (required)")
 	f.IntVar(&opts.Iterations, "iterations", defaultEvalIterations, "L-BFGS iterations")
 	f.Float64Var(&opts.L2, "l2", defaultEvalL2, "L2 penalty λ (of λ/2·Σw², weights in logits)")
+	f.IntVar(&opts.Compare, "compare", defaultEvalCompare, "comparison training: at most this many alternatives to each move played (0: off)")
+	f.Float64Var(&opts.CompareW, "compare-weight", defaultEvalCompareW, "weight μ of the comparison loss (0: fit on the results only)")
+	f.Float64Var(&opts.CompareT, "compare-t", defaultEvalCompareT, "temperature of the comparison loss, in centipawns")
 	f.StringArrayVar(&opts.Weights, "weight", nil, "SUBSTRING=W: weigh the games whose source contains SUBSTRING by W (repeatable)")
 	f.StringVar(&opts.Out, "out", "", "also write the evaluation as Go source to this file")
 	f.BoolVar(&opts.NoFit, "no-fit", false, "do not fit: score (and --out) the database's evaluation")
@@ -86,7 +99,9 @@ cross-entropy of the results under σ(v/K). --no-fit scores the stored one.`,
 // results, the engine keeping its compiled evaluation.
 func fitEvalPipelineStep(ctx context.Context, ios *iostreams, db, out string) ([]byte, error) {
 	err := runEvalFit(ctx, &evalFitOptions{IO: ios, DB: db, Out: out, Iterations: defaultEvalIterations, L2: defaultEvalL2,
-		Fit: evalfit.FitOptions{L2: defaultEvalL2, Iterations: defaultEvalIterations}})
+		Compare: defaultEvalCompare, CompareW: defaultEvalCompareW, CompareT: defaultEvalCompareT,
+		Data: evalfit.DataOptions{Compare: defaultEvalCompare},
+		Fit:  evalfit.FitOptions{L2: defaultEvalL2, Iterations: defaultEvalIterations, Compare: defaultEvalCompareW, CompareT: defaultEvalCompareT}})
 	if errors.Is(err, evalfit.ErrNoPositions) {
 		fmt.Fprintf(ios.Out, "evaluation not fitted: %v\n", err)
 		return nil, nil
@@ -101,6 +116,9 @@ func runEvalFit(ctx context.Context, opts *evalFitOptions) error {
 	w, start := opts.IO.Out, time.Now()
 	if !opts.NoFit {
 		desc := fmt.Sprintf("iterations=%d l2=%g weights=%s", opts.Iterations, opts.L2, strings.Join(opts.Weights, ","))
+		if opts.Data.Compare > 0 {
+			desc += fmt.Sprintf(" compare=%d compare-weight=%g compare-t=%g", opts.Data.Compare, opts.CompareW, opts.CompareT)
+		}
 		r, err := evalfit.FitDB(ctx, opts.DB, opts.Data, opts.Fit, desc)
 		if err != nil {
 			return err
