@@ -36,9 +36,9 @@ type evalFitOptions struct {
 // The defaults of evalfit (and of the pipeline's evaluation step).
 const (
 	defaultEvalIterations = 100
-	defaultEvalL2         = 0.3
-	defaultEvalCompare    = 0
-	defaultEvalCompareW   = 0.0
+	defaultEvalL2         = 0.05
+	defaultEvalCompare    = 32
+	defaultEvalCompareW   = 1.0
 	defaultEvalCompareT   = 100.0
 )
 
@@ -49,11 +49,15 @@ func newEvalFitCmd(ios *iostreams) *cobra.Command {
 		Short: "Fit the learned evaluation on the games of a training database, and score it on held-out games",
 		Long: `evalfit fits the weights of the learned evaluation (engine/evalfeat) on the quiet
 positions of the games counted in the training database FILE against their
-results (logistic regression, L-BFGS; the same weights for any --workers),
-stores them there (eval_weights, eval_runs) and, with --out, writes them as Go
-source (tables/eval_gen.go). With PATHs, it then scores the learned and the
+results (logistic regression) and against the moves played (comparison
+training: the position after the move played should evaluate above those
+after at most --compare quiet alternatives; --compare-weight 0 turns it
+off), by L-BFGS (the same weights for any --workers), stores them there
+(eval_weights, eval_runs) and, with --out, writes them as Go source
+(tables/eval_gen.go). With PATHs, it then scores the learned and the
 hand-set evaluations on those games (the games of FILE left out): mean
-cross-entropy of the results under σ(v/K). --no-fit scores the stored one.`,
+cross-entropy of the results under σ(v/K), and of the moves played among
+their alternatives. --no-fit scores the stored one.`,
 		Example: `  rpshogi evalfit --db rp.sqlite --weight selfplay=0 --out tables/eval_gen.go held-out/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.HeldOut = args
