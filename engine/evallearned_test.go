@@ -96,16 +96,22 @@ func TestEvalKindCache(t *testing.T) {
 }
 
 // TestUSIEvalOption checks the Eval option: offered, checked, and a
-// search with the learned evaluation plays a legal move.
+// search with the learned evaluation plays a legal move; it is the
+// default.
 func TestUSIEvalOption(t *testing.T) {
 	p := startLoop(t, Config{Name: "test-engine"})
 	p.send("usi")
-	p.expect("option name Eval type combo default hand var hand var learned", time.Second)
+	p.expect("option name Eval type combo default learned var hand var learned", time.Second)
 	p.expect("usiok", time.Second)
 	p.send("setoption name Eval value nonsense")
 	p.expect("info string option Eval", time.Second)
 	// "eval" prints the evaluation the option chooses.
 	pos := kifutest.MustSFEN(t, "ln1g3nl/1r1s1kg2/p1pppp1pp/6p2/1p5P1/2P6/PPSPPPP1P/2G4R1/LN2KGSNL b Bb 1")
+	// The default is the learned evaluation.
+	p.send("position sfen "+pos.SFEN(), "eval")
+	if got, want := p.expect("info string eval", time.Second), fmt.Sprintf("info string eval %d", EvaluateLearned(pos)); got != want || EvaluateLearned(pos) == Evaluate(pos) {
+		t.Errorf("default Eval: %q, want %q (hand-set %d)", got, want, Evaluate(pos))
+	}
 	for _, k := range []EvalKind{EvalHand, EvalLearned} {
 		p.send("setoption name Eval value "+k.String(), "position sfen "+pos.SFEN(), "eval")
 		if got, want := p.expect("info string eval", time.Second), fmt.Sprintf("info string eval %d", k.Evaluate(pos)); got != want {

@@ -45,6 +45,10 @@ type DataOptions struct {
 	Workers int
 	// MaxGames, if positive, keeps only the first MaxGames games.
 	MaxGames int
+	// Compare, if positive, also collects for comparison training the
+	// move played in each quiet position against at most Compare
+	// alternatives (Alternatives).
+	Compare int
 }
 
 func (o *DataOptions) weightOf(source string) float64 {
@@ -109,7 +113,12 @@ type Dataset struct {
 	// played).
 	NoResult, Skipped, Unquiet int64
 	TotalWeight                float64
-	chunks                     []*chunk
+	// Comparisons counts the positions compared with their alternatives
+	// (DataOptions.Compare), Alternatives the moves compared with the
+	// moves played; CompareWeight is the comparisons' total weight.
+	Comparisons, Alternatives int64
+	CompareWeight             float64
+	chunks                    []*chunk
 }
 
 // chunk is the positions of a batch of games: the blocks of the
@@ -120,6 +129,15 @@ type chunk struct {
 	target []float32 // Black's score: 1 win, 0.5 draw, 0 loss
 	weight []float32
 	hand   []float32 // the hand-set evaluation from Black's point of view
+
+	// Comparison k's moves are cmove[cgroup[k]:cgroup[k+1]] (the move
+	// played first), move j's features cfeats[cmove[j]:cmove[j+1]]; both
+	// end with a sentinel.
+	cgroup  []uint32
+	cmove   []uint32
+	cfeats  []evalfeat.Feature
+	cweight []float32
+	cmpLoss float64 // the comparisons' loss at the last gradient (Fit)
 }
 
 // Quiet reports whether the position pos, from which played was played,
@@ -158,6 +176,10 @@ type gameData struct {
 	feats   []evalfeat.Feature
 	hand    []float32
 	unquiet int64
+	// the comparisons, as in chunk but without sentinels
+	cgroup []uint32
+	cmove  []uint32
+	cfeats []evalfeat.Feature
 }
 
 // canonical sorts fs by ID and merges the counts of equal IDs, dropping
@@ -178,7 +200,7 @@ func canonical(fs []evalfeat.Feature) []evalfeat.Feature {
 	return out
 }
 
-func extractGame(g *Game) (*gameData, error) {
+func extractGame(g *Game, compare int) (*gameData, error) {
 	pos, err := kifu.ParseSFEN(g.StartSFEN)
 	if err != nil {
 		return nil, fmt.Errorf("train: game %d: %w", g.ID, err)
@@ -191,9 +213,13 @@ func extractGame(g *Game) (*gameData, error) {
 			return nil, fmt.Errorf("train: game %d, move %d (%s): %w", g.ID, i+1, u, err)
 		}
 		if Quiet(pos, played) {
-			d.pos = append(d.pos, uint32(len(d.feats)))
+			start := len(d.feats)
+			d.pos = append(d.pos, uint32(start))
 			d.feats = append(d.feats, canonical(evalfeat.Append(pos, buf[:0]))...)
 			d.hand = append(d.hand, HandBlack(pos))
+			if compare > 0 {
+				d.appendComparison(pos, played, d.feats[start:], compare)
+			}
 		} else {
 			d.unquiet++
 		}
@@ -228,7 +254,7 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 			if !use(&games[i]) {
 				return nil, nil
 			}
-			return extractGame(&games[i])
+			return extractGame(&games[i], opts.Compare)
 		})
 		if err != nil {
 			return nil, err
@@ -257,11 +283,25 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 				ds.TotalWeight += float64(w)
 			}
 			c.feats = append(c.feats, p.feats...)
+			mbase, fbase := uint32(len(c.cmove)), uint32(len(c.cfeats))
+			for _, k := range p.cgroup {
+				c.cgroup = append(c.cgroup, mbase+k)
+				c.cweight = append(c.cweight, w)
+				ds.CompareWeight += float64(w)
+			}
+			for _, k := range p.cmove {
+				c.cmove = append(c.cmove, fbase+k)
+			}
+			c.cfeats = append(c.cfeats, p.cfeats...)
+			ds.Comparisons += int64(len(p.cgroup))
+			ds.Alternatives += int64(len(p.cmove) - len(p.cgroup))
 			parts[i-lo] = nil
 		}
 		c.pos = append(c.pos, uint32(len(c.feats)))
+		c.cgroup = append(c.cgroup, uint32(len(c.cmove)))
+		c.cmove = append(c.cmove, uint32(len(c.cfeats)))
 		ds.Positions += int64(len(c.target))
-		if len(c.target) > 0 {
+		if len(c.target) > 0 || len(c.cweight) > 0 {
 			ds.chunks = append(ds.chunks, c)
 		}
 	}

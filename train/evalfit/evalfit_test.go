@@ -47,40 +47,50 @@ func proGames(t *testing.T, n int) ([]Game, []string) {
 }
 
 // TestFitDeterministic fits the same games with 1, 2 and 3 workers and
-// wants byte-identical weights and scale; the fit lowers the training
-// loss below the hand-set evaluation's, from which it starts.
+// wants byte-identical weights and scale, on the results alone and with
+// comparison training; the fit lowers the training loss below the
+// hand-set evaluation's, from which it starts.
 func TestFitDeterministic(t *testing.T) {
 	games, _ := proGames(t, 8)
 	defer func(b int) { batch = b }(batch)
 	batch = 3 // 3 chunks
 	ctx := context.Background()
-	var rs []*Result
-	for _, workers := range []int{1, 2, 3} {
-		ds, err := Collect(ctx, games, DataOptions{Workers: workers})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ds.Games != 8 || ds.Positions == 0 || len(ds.chunks) != 3 {
-			t.Fatalf("dataset: %d games, %d positions, %d chunks", ds.Games, ds.Positions, len(ds.chunks))
-		}
-		res, err := Fit(ctx, ds, FitOptions{L2: 0.05, Iterations: 8, Workers: workers})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs = append(rs, res)
-	}
-	for k := 1; k < len(rs); k++ {
-		if rs[k].Scale != rs[0].Scale || rs[k].Loss != rs[0].Loss {
-			t.Fatalf("%d workers: scale %v loss %v, 1 worker: %v %v", k+1, rs[k].Scale, rs[k].Loss, rs[0].Scale, rs[0].Loss)
-		}
-		for i := range rs[0].Weights {
-			if math.Float64bits(rs[0].Weights[i]) != math.Float64bits(rs[k].Weights[i]) {
-				t.Fatalf("weight %d (%s): %v with 1 worker, %v with %d", i, evalfeat.Name(i), rs[0].Weights[i], rs[k].Weights[i], k+1)
+	for _, mode := range []struct {
+		name    string
+		compare int
+		mu      float64
+	}{{"results", 0, 0}, {"compare", 8, 1}} {
+		t.Run(mode.name, func(t *testing.T) {
+			var rs []*Result
+			for _, workers := range []int{1, 2, 3} {
+				ds, err := Collect(ctx, games, DataOptions{Workers: workers, Compare: mode.compare})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ds.Games != 8 || ds.Positions == 0 || len(ds.chunks) != 3 || (ds.Comparisons > 0) != (mode.compare > 0) {
+					t.Fatalf("dataset: %d games, %d positions, %d chunks, %d comparisons", ds.Games, ds.Positions, len(ds.chunks), ds.Comparisons)
+				}
+				res, err := Fit(ctx, ds, FitOptions{L2: 0.05, Iterations: 8, Workers: workers, Compare: mode.mu})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rs = append(rs, res)
 			}
-		}
-	}
-	if r := rs[0]; !(r.Loss < r.HandLoss) || r.Scale <= 0 {
-		t.Errorf("training loss %v, hand-set %v at scale %v", r.Loss, r.HandLoss, r.Scale)
+			for k := 1; k < len(rs); k++ {
+				if rs[k].Scale != rs[0].Scale || rs[k].Loss != rs[0].Loss || rs[k].CompareLoss != rs[0].CompareLoss {
+					t.Fatalf("%d workers: scale %v loss %v %v, 1 worker: %v %v %v", k+1, rs[k].Scale, rs[k].Loss, rs[k].CompareLoss,
+						rs[0].Scale, rs[0].Loss, rs[0].CompareLoss)
+				}
+				for i := range rs[0].Weights {
+					if math.Float64bits(rs[0].Weights[i]) != math.Float64bits(rs[k].Weights[i]) {
+						t.Fatalf("weight %d (%s): %v with 1 worker, %v with %d", i, evalfeat.Name(i), rs[0].Weights[i], rs[k].Weights[i], k+1)
+					}
+				}
+			}
+			if r := rs[0]; !(r.Loss < r.HandLoss) && mode.mu == 0 || r.Scale <= 0 || (r.CompareLoss > 0) != (mode.mu > 0) {
+				t.Errorf("training loss %v, hand-set %v at scale %v, comparison loss %v", r.Loss, r.HandLoss, r.Scale, r.CompareLoss)
+			}
+		})
 	}
 }
 
@@ -183,6 +193,11 @@ func TestStoreGenerate(t *testing.T) {
 	}
 	if math.Abs(ho.Learned.Loss-ho.Hand.Loss) > 1e-3 || math.Abs(ho.Constant.Loss-math.Ln2) > 1e-9 {
 		t.Errorf("the hand-set prior scores %+v, the hand-set evaluation %+v, the constant %+v", ho.Learned, ho.Hand, ho.Constant)
+	}
+	if ho.Comparisons == 0 || math.Abs(ho.LearnedMoves.Loss-ho.HandMoves.Loss) > 1e-3 || math.Abs(ho.LearnedMoves.Top-ho.HandMoves.Top) > 0.01 ||
+		!(ho.HandMoves.Top > 0.05) {
+		t.Errorf("moves played in %d positions: the hand-set prior scores %+v, the hand-set evaluation %+v",
+			ho.Comparisons, ho.LearnedMoves, ho.HandMoves)
 	}
 }
 

@@ -33,7 +33,21 @@ type HeldOut struct {
 	Hand    Scores  `json:"hand"`
 	// Constant is σ(0) = 1/2 everywhere.
 	Constant Scores `json:"constant"`
+	// Comparisons counts the positions whose move played is compared
+	// with its alternatives (at most HeldOutAlternatives of them, the
+	// temperature HeldOutT); LearnedMoves and HandMoves are the two
+	// evaluations' predictions of the moves played.
+	Comparisons  int64      `json:"comparisons"`
+	LearnedMoves MoveScores `json:"learned_moves"`
+	HandMoves    MoveScores `json:"hand_moves"`
 }
+
+// The comparisons of the held-out positions (Evaluate): at most
+// HeldOutAlternatives alternatives, temperature HeldOutT centipawns.
+const (
+	HeldOutAlternatives = 32
+	HeldOutT            = 100
+)
 
 type heldSums struct {
 	n, decisive                int64
@@ -41,6 +55,37 @@ type heldSums struct {
 	agreeL, agreeH, agreeConst float64
 	noResult                   bool
 	unquiet                    int64
+	cmp                        int64
+	ceL, ceH, topL, topH       float64
+}
+
+// compareHeld adds to s the comparison of the move played in pos.
+func (s *heldSums) compareHeld(pos *kifu.Position, played kifu.Move, md *Model) {
+	var alts [kifu.MaxMoves]kifu.Move
+	ms := Alternatives(pos, played, HeldOutAlternatives, alts[:0])
+	if len(ms) == 0 {
+		return
+	}
+	vl := make([]float64, 0, len(ms)+1)
+	vh := make([]float64, 0, len(ms)+1)
+	for k := -1; k < len(ms); k++ {
+		m := played
+		if k >= 0 {
+			m = ms[k]
+		}
+		pos.DoMove(m)
+		vl = append(vl, -float64(engine.EvaluateWeights(pos, md.Weights)))
+		vh = append(vh, -float64(engine.Evaluate(pos)))
+		pos.UndoMove()
+	}
+	tmp := make([]float64, len(vl))
+	ce, top := moveScore(vl, HeldOutT, tmp)
+	s.ceL += ce
+	s.topL += top
+	ce, top = moveScore(vh, HeldOutT, tmp)
+	s.ceH += ce
+	s.topH += top
+	s.cmp++
 }
 
 func agree(v float64, t float32) float64 {
@@ -88,6 +133,7 @@ func heldGame(rec *kifu.Record, md *Model) (*heldSums, error) {
 			s.agreeH += agree(h, t)
 			s.agreeConst += 0.5
 		}
+		s.compareHeld(pos, n.Move, md)
 		pos.DoMove(n.Move)
 	}
 	return s, nil
@@ -118,6 +164,11 @@ func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOpt
 			sum.agreeL += s.agreeL
 			sum.agreeH += s.agreeH
 			sum.agreeConst += s.agreeConst
+			sum.cmp += s.cmp
+			sum.ceL += s.ceL
+			sum.ceH += s.ceH
+			sum.topL += s.topL
+			sum.topH += s.topH
 		})
 	ho.Excluded = excluded
 	if err != nil {
@@ -128,5 +179,9 @@ func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOpt
 	ho.Learned = Scores{Loss: sum.learned / n, Agreement: sum.agreeL / d}
 	ho.Hand = Scores{Loss: sum.hand / n, Agreement: sum.agreeH / d}
 	ho.Constant = Scores{Loss: sum.constant / n, Agreement: sum.agreeConst / d}
+	c := float64(max(sum.cmp, 1))
+	ho.Comparisons = sum.cmp
+	ho.LearnedMoves = MoveScores{Loss: sum.ceL / c, Top: sum.topL / c}
+	ho.HandMoves = MoveScores{Loss: sum.ceH / c, Top: sum.topH / c}
 	return ho, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
+	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train/lbfgs"
 )
 
@@ -29,6 +30,18 @@ type FitOptions struct {
 	// NoPrior starts from zero weights and shrinks towards zero instead
 	// of towards the hand-set evaluation (engine.HandPrior).
 	NoPrior bool
+	// Compare is the weight μ of the comparison training's mean loss
+	// (the dataset's comparisons, DataOptions.Compare) added to the
+	// objective; CompareT its temperature T in centipawns (0: 100).
+	Compare, CompareT float64
+}
+
+// compareT returns the temperature of comparison training in centipawns.
+func (o *FitOptions) compareT() float64 {
+	if o.CompareT > 0 {
+		return o.CompareT
+	}
+	return 100
 }
 
 // Result is a fitted evaluation.
@@ -44,6 +57,9 @@ type Result struct {
 	// (σ(v/K) is the probability of a win; see FitHandScale), HandLoss
 	// its mean cross-entropy there.
 	Scale, HandLoss float64
+	// CompareLoss is the mean comparison loss (weighted) on the
+	// training comparisons, when fitted with FitOptions.Compare.
+	CompareLoss float64
 }
 
 // crossEntropy returns the cross-entropy of the score y under σ(z) and
@@ -125,8 +141,17 @@ func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
 		grads[b] = make([]float64, nf)
 	}
 	tw := max(ds.TotalWeight, 1e-12)
+	// Comparison training: the comparisons' loss is added with weight
+	// mu/cw (to the results' loss, which is divided by tw below, so the
+	// gradients are multiplied by tw); a move's score is a·Σw·N, a = K/T.
+	mu, cw := opts.Compare, max(ds.CompareWeight, 1e-12)
+	a := scale / opts.compareT()
+	lastCmp := 0.0
 	f := func(w, g []float64) (float64, float64, error) {
 		l, err := blocks(ctx, ds, workers, loss, grads, g, func(c *chunk, g []float64) float64 {
+			if mu > 0 {
+				c.cmpLoss = compareBlock(c, w, g, a, mu*tw/cw)
+			}
 			s := 0.0
 			for i := range c.target {
 				fs := c.feats[c.pos[i]:c.pos[i+1]]
@@ -147,20 +172,57 @@ func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
 		if err != nil {
 			return 0, 0, err
 		}
+		cl := 0.0
+		for _, c := range ds.chunks {
+			cl += c.cmpLoss
+		}
 		pen := 0.0
 		for i := range g {
 			d := w[i] - prior[i]
 			g[i] = g[i]/tw + opts.L2*d
 			pen += d * d
 		}
-		return l/tw + opts.L2/2*pen, l / tw, nil
+		lastCmp = cl / cw
+		return l/tw + mu*cl/cw + opts.L2/2*pen, l / tw, nil
 	}
 	r, err := lbfgs.Minimize(nf, prior, f, lbfgs.Options{Iterations: opts.Iterations, Memory: opts.Memory, Progress: opts.Progress})
 	if err != nil {
 		return nil, err
 	}
 	return &Result{Weights: r.X, Objective: r.F, Loss: r.Aux, Iterations: r.Iterations, Evaluations: r.Evaluations,
-		Scale: scale, HandLoss: handLoss}, nil
+		Scale: scale, HandLoss: handLoss, CompareLoss: lastCmp}, nil
+}
+
+// compareBlock adds to g the gradient of the comparisons of c under the
+// weights w (scores a·Σw·N), each multiplied by gw and its weight, and
+// returns their weighted loss (not multiplied by gw).
+func compareBlock(c *chunk, w, g []float64, a, gw float64) float64 {
+	var sbuf, dbuf [kifu.MaxMoves + 1]float64
+	total := 0.0
+	for k := range c.cweight {
+		ms := c.cmove[c.cgroup[k] : c.cgroup[k+1]+1]
+		n := len(ms) - 1
+		s, d := sbuf[:n], dbuf[:n]
+		for j := range n {
+			z := 0.0
+			for _, f := range c.cfeats[ms[j]:ms[j+1]] {
+				z += w[f.ID] * float64(f.N)
+			}
+			s[j] = a * z
+		}
+		cwt := float64(c.cweight[k])
+		total += cwt * softmaxCE(s, d)
+		for j := range n {
+			dj := gw * cwt * a * d[j]
+			if dj == 0 {
+				continue
+			}
+			for _, f := range c.cfeats[ms[j]:ms[j+1]] {
+				g[f.ID] += dj * float64(f.N)
+			}
+		}
+	}
+	return total
 }
 
 // FitHandScale fits the scale K of the hand-set evaluation v (centipawns,

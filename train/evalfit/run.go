@@ -81,6 +81,9 @@ func (r *Run) WriteText(w io.Writer, path string, d time.Duration) {
 		ds.Games, ds.NoResult, ds.Skipped, ds.Positions, ds.Unquiet, evalfeat.NumFeatures())
 	fmt.Fprintf(w, "fitted in %d iterations: training loss %.5f (hand-set %.5f at K = %.1f), objective %.5f; %s into %s (%.1fs)\n",
 		res.Iterations, res.Loss, res.HandLoss, res.Scale, res.Objective, r.Model.Digest, path, d.Seconds())
+	if ds.Comparisons > 0 {
+		fmt.Fprintf(w, "comparisons %d (%d alternatives): training move loss %.5f\n", ds.Comparisons, ds.Alternatives, res.CompareLoss)
+	}
 }
 
 // WriteText prints the held-out scores as a table.
@@ -94,4 +97,8 @@ func (ho *HeldOut) WriteText(w io.Writer) {
 	}{{"learned", ho.Learned}, {"hand", ho.Hand}, {"constant", ho.Constant}} {
 		fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", r.name, r.s.Loss, r.s.Agreement)
 	}
+	fmt.Fprintf(w, "moves played against at most %d alternatives in %d positions (T = %d):\n", HeldOutAlternatives, ho.Comparisons, HeldOutT)
+	fmt.Fprintf(w, "%-9s %9s %9s\n", "eval", "move-loss", "top")
+	fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", "learned", ho.LearnedMoves.Loss, ho.LearnedMoves.Top)
+	fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", "hand", ho.HandMoves.Loss, ho.HandMoves.Top)
 }
