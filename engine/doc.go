@@ -66,7 +66,7 @@
 //	CRA            off | order | filter
 //	MoveOverhead   milliseconds kept in reserve per move (30)
 //	Threads        search threads, lazy SMP sharing the table (1)
-//	Eval           hand (the default) | learned: the static evaluation
+//	Eval           learned (the default) | hand: the static evaluation
 //	MultiPV        principal variations reported (1)
 //	ResignValue    resign this many centipawns below zero (99999: only when mated)
 //	DrawValue      score of a repetition draw for the engine, centipawns (0)
