@@ -74,14 +74,6 @@ func diffFeatures(child, parent []evalfeat.Feature, sign int16, out []evalfeat.F
 	return out
 }
 
-// compareGroup is the comparison of one position: move k's features
-// (the position after it minus the position before it, from the mover's
-// point of view) are feats[move[k]:move[k+1]] of its chunk, the move
-// played first.
-type compareGroup struct {
-	move []uint32
-}
-
 // appendComparison appends to d the comparison of pos (canonical
 // features parent) with played played, if there is one.
 func (d *gameData) appendComparison(pos *kifu.Position, played kifu.Move, parent []evalfeat.Feature, maxAlts int) {
