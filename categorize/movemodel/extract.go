@@ -42,6 +42,7 @@ type Extractor struct {
 	theirPinned kifu.Bitboard // their pieces pinned to their king
 	hangSq      kifu.Square   // our most valuable hanging piece, NoSquare if none
 	hangRays    kifu.Bitboard // the rook and bishop rays from hangSq
+	hangAtt     kifu.Bitboard // the attackers of hangSq
 	sliderRays  kifu.Bitboard // the squares our sliders attack
 	hangN       int           // our hanging pieces
 	hangByPrev  int           // 1 if the previous move's piece attacks hangSq

@@ -49,7 +49,7 @@ func (x *Extractor) resetThreats() {
 		}
 		x.hangN++
 		if v > best {
-			best, x.hangSq = v, sq
+			best, x.hangSq, x.hangAtt = v, sq, att
 			// A move can change its attackers or defenders only from or to
 			// a square of these rays (or by defending it from its
 			// destination).
@@ -98,7 +98,8 @@ func (x *Extractor) threats(m kifu.Move) (t threatFacts) {
 	}
 	theirs := x.pos.Pieces(x.them).AndNot(kifu.SquareBB(to))
 	// The moved piece's targets.
-	atk := kifu.Attacks(pc, to, occ).And(theirs)
+	pcAtt := kifu.Attacks(pc, to, occ)
+	atk := pcAtt.And(theirs)
 	if x.theirK != kifu.NoSquare && atk.Has(x.theirK) {
 		t.check, t.nWorthy = 1, 1
 		atk = atk.AndNot(kifu.SquareBB(x.theirK))
@@ -157,9 +158,9 @@ func (x *Extractor) threats(m kifu.Move) (t threatFacts) {
 		switch {
 		case !m.IsDrop() && from == h:
 			t.hang = hangMoved
-		case m.IsCapture() && x.pos.AttackersTo(x.them, h, x.occ).Has(to):
+		case m.IsCapture() && x.hangAtt.Has(to):
 			t.hang = hangCaptures
-		case !x.hangRays.Has(to) && (m.IsDrop() || !x.hangRays.Has(from)) && !kifu.Attacks(pc, to, occ).Has(h):
+		case !x.hangRays.Has(to) && (m.IsDrop() || !x.hangRays.Has(from)) && !pcAtt.Has(h):
 			t.hang = hangStill // the move changes nothing around it
 		default:
 			att := x.pos.AttackersTo(x.them, h, occ).AndNot(kifu.SquareBB(to))
@@ -167,7 +168,7 @@ func (x *Extractor) threats(m kifu.Move) (t threatFacts) {
 			if !m.IsDrop() {
 				def = def.AndNot(kifu.SquareBB(from))
 			}
-			defended := def.Any() || kifu.Attacks(pc, to, occ).Has(h)
+			defended := def.Any() || pcAtt.Has(h)
 			t.hang = hangSaved
 			if att.Any() && (!defended || x.leastValue(att) < categorize.BoardValue(x.pos.PieceAt(h).Type())) {
 				t.hang = hangStill
