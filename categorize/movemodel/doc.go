@@ -30,7 +30,23 @@
 //   - mate: a check by the opponent's number of legal replies (0 is
 //     mate), by piece and by the opponent king's danger;
 //   - opening: the destination square by piece and move number (moves
-//     1-30).
+//     1-30);
+//   - pattern: what stands on each of the 8 squares around the
+//     destination after the move, by piece;
+//   - threat: the opponent pieces the moved piece attacks after the move
+//     (the most valuable, worth attacking or not: undefended or worth
+//     more than the attacker; safe or not; pinned to its king or not),
+//     the number worth attacking (a fork; the king counts when the move
+//     checks), and the best target of an attack the move uncovers (a
+//     slider of ours behind its origin);
+//   - hanging: our most valuable hanging piece (attacked, and undefended
+//     or attacked by a cheaper piece) before the move, whether the
+//     opponent's last move attacked it, and what the move does about it
+//     (moves it, captures an attacker, leaves it hanging, saves it).
+//
+// The threat and hanging facts are computed without playing the move,
+// from the occupancy after it (TestThreats checks them against the
+// position after the move).
 //
 // The weights are fitted by train/movemodel and compiled into tables.
 // The feature set has a Version; weights are only valid with the version

@@ -38,7 +38,14 @@ type Extractor struct {
 	bookN       int // games through the position (after LeaveOut), 0 if not in the book
 	bookLo      int // the position's move entries in book: bookLo..bookHi-1
 	bookHi      int
-	bookLeave   kifu.Move16 // the move LeaveOut leaves out
+	bookLeave   kifu.Move16   // the move LeaveOut leaves out
+	theirPinned kifu.Bitboard // their pieces pinned to their king
+	hangSq      kifu.Square   // our most valuable hanging piece, NoSquare if none
+	hangRays    kifu.Bitboard // the rook and bishop rays from hangSq
+	hangAtt     kifu.Bitboard // the attackers of hangSq
+	sliderRays  kifu.Bitboard // the squares our sliders attack
+	hangN       int           // our hanging pieces
+	hangByPrev  int           // 1 if the previous move's piece attacks hangSq
 	legal       [kifu.MaxMoves]kifu.Move
 	replies     [kifu.MaxMoves]kifu.Move
 	feats       [MaxActive]Feature
@@ -79,6 +86,7 @@ func (x *Extractor) Reset(pos *kifu.Position, prev kifu.Move) {
 			x.ourLastTo = om.To()
 		}
 	}
+	x.resetThreats()
 }
 
 // LegalMoves returns the legal moves of the position x was reset for
@@ -266,7 +274,9 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 		}
 		out = append(out, id3(tKindPattern, k, d, occ))
 	}
-	return out
+
+	// Threat and hanging.
+	return x.appendThreats(m, k, see, out)
 }
 
 func evasionBucket(n int) int {

@@ -13,7 +13,7 @@ import (
 // Version identifies the feature set: a model's weights are indexed by
 // feature ID, so weights fitted with one version are meaningless with
 // another. Bump it whenever a template is added, removed or changes.
-const Version = 4
+const Version = 5
 
 // Feature is a feature ID, 0..NumFeatures()-1.
 type Feature = uint16
@@ -34,10 +34,12 @@ const (
 	GroupMate                  // checks by the opponent's number of legal replies (0: mate)
 	GroupOpening               // destination square by moving piece and move number, in the first 30 moves
 	GroupPattern               // what stands on each of the 8 squares around the destination, by moving piece
+	GroupThreat                // the opponent pieces the move attacks (worth it or not, forks, pinned targets, discovered attacks)
+	GroupHanging               // our most valuable hanging piece: does the move save it (and did their last move attack it)
 	GroupNB
 )
 
-var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern"}
+var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging"}
 
 func (g Group) String() string {
 	if g < GroupNB {
@@ -187,6 +189,17 @@ var (
 	dOpen         = dim{"move-number", openNB, names(openNames[:])}
 	dDir          = dim{"neighbour", dirNB, names(dirNames[:])}
 	dOcc          = dim{"occupant", occNB, occName}
+	dTarget       = dim{"target", pieceNB, pieceName}
+	dWorthy       = dim{"worthy", 2, names([]string{"no", "yes"})}
+	dSafe         = dim{"safe", 2, names([]string{"no", "yes"})}
+	dNWorthy      = dim{"worthy-targets", 4, names([]string{"0", "1", "2", "3+"})}
+	dChecks       = dim{"checks", 2, names([]string{"no", "yes"})}
+	dPinned       = dim{"target-pinned", 2, names([]string{"no", "yes"})}
+	dDisc         = dim{"discovered-target", pieceNB, pieceName}
+	dHangPiece    = dim{"hanging", pieceNB, pieceName}
+	dHangOutcome  = dim{"hanging-after", hangOutcomeNB, names([]string{"moved", "captures-attacker", "still-hanging", "saved"})}
+	dHangByPrev   = dim{"attacked-by-last-move", 2, names([]string{"no", "yes"})}
+	dHangCount    = dim{"hanging-count", 3, names([]string{"1", "2", "3+"})}
 )
 
 // A template is a conjunction of dims; its features are the cells of
@@ -242,6 +255,14 @@ const (
 	tTheirDangerMate
 	tOpenKindTo
 	tKindPattern
+	tKindThreat
+	tThreatSafe
+	tKindForks
+	tThreatPinned
+	tDiscovered
+	tHang
+	tKindHang
+	tHangCount
 	tmplNB
 )
 
@@ -286,6 +307,14 @@ var templates = func() []template {
 		{id: tTheirDangerMate, group: GroupMate, dims: []dim{dTheirDanger, dEvasions}},
 		{id: tOpenKindTo, group: GroupOpening, dims: []dim{dOpen, dKind, dTo}},
 		{id: tKindPattern, group: GroupPattern, dims: []dim{dKind, dDir, dOcc}},
+		{id: tKindThreat, group: GroupThreat, dims: []dim{dKind, dTarget, dWorthy}},
+		{id: tThreatSafe, group: GroupThreat, dims: []dim{dTarget, dWorthy, dSafe}},
+		{id: tKindForks, group: GroupThreat, dims: []dim{dKind, dNWorthy, dChecks}},
+		{id: tThreatPinned, group: GroupThreat, dims: []dim{dTarget, dWorthy, dPinned}},
+		{id: tDiscovered, group: GroupThreat, dims: []dim{dBoardKind, dDisc, dWorthy}},
+		{id: tHang, group: GroupHanging, dims: []dim{dHangPiece, dHangOutcome, dHangByPrev}},
+		{id: tKindHang, group: GroupHanging, dims: []dim{dKind, dHangOutcome}},
+		{id: tHangCount, group: GroupHanging, dims: []dim{dHangCount, dHangOutcome}},
 	}
 	base := 0
 	for i := range t {

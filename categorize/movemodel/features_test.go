@@ -96,9 +96,16 @@ func TestAppend(t *testing.T) {
 				t.Fatalf("%s %s: CRA features %x, want %x", pos.SFEN(), m.USI(), cra, want)
 			}
 			ncat, ncra := bits.OnesCount64(cats[0])+bits.OnesCount64(cats[1]), bits.OnesCount64(cra)
+			th := x.threats(m)
 			for tt := range tmplNB {
 				want := 1
 				switch tt {
+				case tThreatPinned:
+					want = b2i(th.target != 0)
+				case tDiscovered:
+					want = b2i(th.disc != 0)
+				case tHang, tKindHang, tHangCount:
+					want = b2i(th.hang >= 0)
 				case tCat, tPhaseCat:
 					want = ncat
 				case tCRA, tPhaseCRA, tTheirDangerCRA, tOurDangerCRA, tKindCRA, tSEECRA:
@@ -127,6 +134,126 @@ func TestAppend(t *testing.T) {
 		}
 	})
 	t.Logf("%d positions, %d moves", positions, moves)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// refThreats computes the threat and hanging facts of the legal move m of
+// pos by playing it: the moved piece's targets and the pieces newly
+// attacked by our other pieces are read from the position after the move,
+// as are the attackers and defenders of our hanging piece. Pins are those
+// before the move, as defined.
+func refThreats(pos *kifu.Position, m kifu.Move) (t threatFacts) {
+	us, them := pos.SideToMove(), pos.SideToMove().Opp()
+	value := func(pt kifu.PieceType) int { return categorize.BoardValue(pt) }
+	least := func(p *kifu.Position, b kifu.Bitboard) int {
+		v := 1 << 20
+		for _, s := range b.Squares() {
+			v = min(v, value(p.PieceAt(s).Type()))
+		}
+		return v
+	}
+	hanging := func(p *kifu.Position, s kifu.Square) bool {
+		att := p.AttackersTo(them, s, p.Occupied())
+		return att.Any() && (!p.AttackersTo(us, s, p.Occupied()).Any() || least(p, att) < value(p.PieceAt(s).Type()))
+	}
+	// Our most valuable hanging piece before the move.
+	h, hv := kifu.NoSquare, 0
+	for _, s := range pos.Pieces(us).Squares() {
+		if pt := pos.PieceAt(s).Type(); pt != kifu.King && hanging(pos, s) && value(pt) > hv {
+			h, hv = s, value(pt)
+		}
+	}
+	pinned := pos.Pinned(them)
+	occ0 := pos.Occupied()
+	hAtt := pos.AttackersTo(them, h, occ0)
+	pos.DoMove(m)
+	defer pos.UndoMove()
+	to := m.To()
+	occ := pos.Occupied()
+	pc := pos.PieceAt(to)
+	mv := value(pc.Type())
+	bestKey := -1
+	for _, s := range kifu.Attacks(pc, to, occ).And(pos.Pieces(them)).Squares() {
+		pt := pos.PieceAt(s).Type()
+		if pt == kifu.King {
+			t.check = 1
+			t.nWorthy++
+			continue
+		}
+		w := b2i(value(pt) > mv || !pos.AttackersTo(them, s, occ).Any())
+		t.nWorthy += w
+		if key := w<<8 | categorize.CaptureValue(pt); key > bestKey {
+			bestKey, t.target, t.worthy, t.pinned = key, int(pt), w, b2i(pinned.Has(s))
+		}
+	}
+	bestKey = -1
+	for _, s := range pos.Pieces(us).Squares() {
+		if s == to {
+			continue
+		}
+		sp := pos.PieceAt(s)
+		nw := kifu.Attacks(sp, s, occ).AndNot(kifu.Attacks(sp, s, occ0)).And(pos.Pieces(them))
+		for _, sq := range nw.Squares() {
+			pt := pos.PieceAt(sq).Type()
+			if pt == kifu.King {
+				continue
+			}
+			w := b2i(value(pt) > value(sp.Type()) || !pos.AttackersTo(them, sq, occ).Any())
+			if key := w<<8 | categorize.CaptureValue(pt); key > bestKey {
+				bestKey, t.disc, t.discWorthy = key, int(pt), w
+			}
+		}
+	}
+	t.hang = -1
+	switch {
+	case h == kifu.NoSquare:
+	case !m.IsDrop() && m.From() == h:
+		t.hang = hangMoved
+	case m.IsCapture() && hAtt.Has(to):
+		t.hang = hangCaptures
+	case hanging(pos, h):
+		t.hang = hangStill
+	default:
+		t.hang = hangSaved
+	}
+	return t
+}
+
+// TestThreats checks the threat and hanging facts of every legal move of
+// sample positions (computed without playing the move) against refThreats
+// (the move played), and that each kind of fact occurs.
+func TestThreats(t *testing.T) {
+	var x Extractor
+	var seen [8]int
+	forEachPosition(t, 17, func(pos *kifu.Position, played kifu.Move) {
+		x.Reset(pos, pos.LastMove())
+		for _, m := range x.LegalMoves() {
+			got := x.threats(m)
+			want := refThreats(pos, m)
+			if got != want {
+				t.Fatalf("%s %s: threats %+v, want %+v", pos.SFEN(), m.USI(), got, want)
+			}
+			seen[0] += b2i(got.worthy == 1)
+			seen[1] += b2i(got.nWorthy >= 2)
+			seen[2] += b2i(got.pinned == 1)
+			seen[3] += b2i(got.disc != 0)
+			for o := range hangOutcomeNB {
+				seen[4+o] += b2i(got.hang == o)
+			}
+		}
+	})
+	for i, n := range seen {
+		if n == 0 {
+			t.Errorf("fact %d never seen: %v", i, seen)
+		}
+	}
+	t.Logf("worthy, forks, pinned, discovered, hanging moved/captures/still/saved: %v", seen)
 }
 
 func TestProbabilitiesAndAllocs(t *testing.T) {

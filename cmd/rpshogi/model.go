@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
@@ -173,6 +174,7 @@ type modelEvalOptions struct {
 	Flags          recordFlags
 	JSON           bool
 	IncludeTrained bool
+	Positions      string
 	Ingest         ingest.Options
 }
 
@@ -208,6 +210,7 @@ counted in the database are left out unless --include-trained.`,
 	cmd.Flags().StringVar(&opts.DB, "db", "", "training database with a fitted model (required)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the metrics as JSON")
 	cmd.Flags().BoolVar(&opts.IncludeTrained, "include-trained", false, "also evaluate on games the database was trained on")
+	cmd.Flags().StringVar(&opts.Positions, "positions", "", "also write the played move's score in every position to this TSV file (game, move, phase, loglik, top1), to compare two models position by position")
 	return cmd
 }
 
@@ -218,10 +221,33 @@ func runModelEval(ctx context.Context, opts *modelEvalOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Positions != "" {
+		if err := writePositionScores(opts.Positions, out.PerPosition); err != nil {
+			return err
+		}
+	}
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
 	return out.WriteText(opts.IO.Out)
+}
+
+// writePositionScores writes the per-position scores of "model eval
+// --positions" as TSV, through a temporary file renamed at the end.
+func writePositionScores(path string, ps []movemodel.PositionScore) error {
+	var b strings.Builder
+	b.WriteString("game\tmove\tphase\tloglik\ttop1\n")
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%d\t%d\t%s\t%.17g\t%.17g\n", p.Game, p.Move, movemodel.PhaseNames[p.Phase], p.LogLik, p.Top1)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("model eval: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("model eval: %w", err)
+	}
+	return nil
 }

@@ -124,4 +124,17 @@ func TestModelPipelineStep(t *testing.T) {
 	if len(ev.Calibration) != 10 {
 		t.Errorf("%d calibration bins", len(ev.Calibration))
 	}
+	// model eval --positions: a header and one line per position.
+	tsv := filepath.Join(tmp, "positions.tsv")
+	if err := writePositionScores(tsv, ev.PerPosition); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(tsv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if int64(len(lines)) != ev.Positions+1 || lines[0] != "game\tmove\tphase\tloglik\ttop1" || !strings.HasPrefix(lines[1], "0\t1\topening\t") {
+		t.Fatalf("positions file: %d lines for %d positions, starting %q", len(lines), ev.Positions, lines[:min(2, len(lines))])
+	}
 }

@@ -33,6 +33,19 @@ type Evaluation struct {
 	// number of the move played, opening 1-30, middlegame 31-80, endgame
 	// 81 and later), with their numbers of positions.
 	Phases []PhaseMetrics `json:"phases"`
+	// PerPosition is the played move's score in every position, in the
+	// games' order then the moves' (for paired comparisons of two models
+	// on the same positions).
+	PerPosition []PositionScore `json:"-"`
+}
+
+// PositionScore is the model's score of the played move in one position.
+type PositionScore struct {
+	Game   int     // the game's index among the games evaluated
+	Move   int     // the number of the move, 1 for the first
+	Phase  int     // PhaseOf(Move)
+	LogLik float64 // the log of the played move's probability
+	Top1   float64 // the played move's top-1 credit (fractional when tied)
 }
 
 // PhaseMetrics are the metrics of the positions of one game phase.
@@ -68,6 +81,7 @@ type gameEval struct {
 	phases            [3]train.Scores
 	cal               [10]calib
 	positions, forced int64
+	per               []PositionScore
 }
 
 func evalGame(rec *kifu.Record, w []float32, book *fm.Book) (*gameEval, error) {
@@ -93,6 +107,10 @@ func evalGame(rec *kifu.Record, w []float32, book *fm.Book) (*gameEval, error) {
 			return nil, fmt.Errorf("move %d (%s): the played move is not among the %d legal moves of %s", i+1, n.Move.USI(), len(moves), pos.SFEN())
 		}
 		ge.scores.Add(ps, played)
+		var one train.Scores
+		one.Add(ps, played)
+		m := one.Metrics()
+		ge.per = append(ge.per, PositionScore{Move: i + 1, Phase: PhaseOf(i + 1), LogLik: m.LogLik, Top1: m.Top1})
 		ge.phases[PhaseOf(i+1)].Add(ps, played)
 		ge.positions++
 		if len(moves) == 1 {
@@ -125,6 +143,10 @@ func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOpt
 	_, excluded, err := train.EvalGames(ctx, paths, opts,
 		func(rec *kifu.Record) (*gameEval, error) { return evalGame(rec, md.Weights, md.Book) },
 		func(ge *gameEval) {
+			for _, ps := range ge.per {
+				ps.Game = int(ev.Games)
+				ev.PerPosition = append(ev.PerPosition, ps)
+			}
 			ev.Games++
 			ev.Positions += ge.positions
 			ev.Forced += ge.forced

@@ -220,6 +220,29 @@ func TestStoreGenerate(t *testing.T) {
 	if mev.Positions != uniform.Positions() || mev.Model != uniform.Metrics() {
 		t.Fatalf("zero model on %d positions: %+v; uniform on %d: %+v", mev.Positions, mev.Model, uniform.Positions(), uniform.Metrics())
 	}
+	// The per-position scores: one per position, in the games' order, and
+	// their means are the metrics.
+	if int64(len(mev.PerPosition)) != mev.Positions {
+		t.Fatalf("%d per-position scores for %d positions", len(mev.PerPosition), mev.Positions)
+	}
+	var ll, top1 float64
+	for i, ps := range mev.PerPosition {
+		ll += ps.LogLik
+		top1 += ps.Top1
+		if i > 0 {
+			prev := mev.PerPosition[i-1]
+			if ps.Game != prev.Game && (ps.Game != prev.Game+1 || ps.Move != 1) || ps.Game == prev.Game && ps.Move != prev.Move+1 {
+				t.Fatalf("position %d: game %d move %d after game %d move %d", i, ps.Game, ps.Move, prev.Game, prev.Move)
+			}
+		}
+		if ps.Phase != PhaseOf(ps.Move) {
+			t.Fatalf("position %d: phase %d of move %d", i, ps.Phase, ps.Move)
+		}
+	}
+	n := float64(len(mev.PerPosition))
+	if math.Abs(ll/n-mev.Model.LogLik) > 1e-9 || math.Abs(top1/n-mev.Model.Top1) > 1e-9 || mev.PerPosition[len(mev.PerPosition)-1].Game != int(mev.Games)-1 {
+		t.Fatalf("per-position means %v %v over %d games, metrics %+v over %d", ll/n, top1/n, mev.PerPosition[len(mev.PerPosition)-1].Game+1, mev.Model, mev.Games)
+	}
 }
 
 // parseWeights reads the keyed float32 literals of modelWeights from the

@@ -226,6 +226,9 @@ type ModelReport struct {
 	Calibration []movemodel.Bin          `json:"calibration"`
 	Phases      []movemodel.PhaseMetrics `json:"model_phases"`
 	ModelDigest string                   `json:"model_digest"`
+	// PerPosition is the model's score of every position (see
+	// movemodel.Evaluation.PerPosition).
+	PerPosition []movemodel.PositionScore `json:"-"`
 }
 
 // WithModel evaluates the counts and the model of the training database
@@ -262,7 +265,7 @@ func WithModel(ctx context.Context, dbPath string, paths []string, iopts ingest.
 	if mev.Positions != ev.Positions {
 		return nil, fmt.Errorf("model: the model saw %d positions, the counts %d", mev.Positions, ev.Positions)
 	}
-	return &ModelReport{DB: dbPath, Evaluation: ev, Model: mev.Model, Calibration: mev.Calibration, Phases: mev.Phases, ModelDigest: md.Digest}, nil
+	return &ModelReport{DB: dbPath, Evaluation: ev, Model: mev.Model, Calibration: mev.Calibration, Phases: mev.Phases, ModelDigest: md.Digest, PerPosition: mev.PerPosition}, nil
 }
 
 // WriteText prints the ModelReport as "rpshogi model eval" does: the
