@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 	"time"
+
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 // TestUSIEnteringKingRules plays each EnteringKingRule through the USI
@@ -42,6 +44,62 @@ func TestUSIEnteringKingRules(t *testing.T) {
 		m := p.bestMove(60 * time.Second)
 		if tt.want == "!win" && m == "win" || tt.want != "!win" && m != tt.want {
 			t.Errorf("%s, %s: bestmove %s, want %s", tt.rule, tt.pos, m, tt.want)
+		}
+	}
+}
+
+// TestEnteringKingInSearch checks that the search, not only the root,
+// knows the entering-king rules: a try or a declaration one move away is
+// found as a win, and a node after the opponent's try is lost.
+func TestEnteringKingInSearch(t *testing.T) {
+	tests := []struct {
+		name string
+		rule kifu.EnteringKingRule
+		sfen string
+		win  bool // the search's score is a win (else: not a win)
+	}{
+		// Black's king two steps from 5a: the try after any reply.
+		{"try in two", RuleTry, "9/9/4K4/9/9/9/9/9/k8 b - 1", true},
+		{"try in two, CSA rule", RuleCSA27, "9/9/4K4/9/9/9/9/9/k8 b - 1", false},
+		// 25 points and 9 pieces in the camp: the horse back into the camp
+		// gives 30 points and 10 pieces, and the declaration after the reply.
+		{"declaration in two", RuleCSA27, "+L+NSGKGS+N+L/+R1P6/9/1+B7/9/9/9/6gsg/6s1k b 11P 1", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pos, err := kifu.ParseSFEN(tt.sfen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newTestSearcher()
+			s.EnteringKing = tt.rule
+			s.RootMateNodes = 0
+			res := s.Search(pos, Limits{MaxBudget: 6 * HalfCost}, nil)
+			if win := res.Score >= MateIn(MaxPly); win != tt.win {
+				t.Errorf("score %d (move %s), want a win: %v", res.Score, res.Move, tt.win)
+			}
+		})
+	}
+}
+
+// TestRuleEndAfterTry checks the node after the opponent's try: under
+// the try rule the side to move has lost; under the point rules the
+// position is an ordinary one.
+func TestRuleEndAfterTry(t *testing.T) {
+	pos, err := kifu.ParseSFEN("K8/9/9/9/9/9/9/9/4k4 b - 1") // White's king on 5i, its try square
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTestSearcher()
+	s.pos = pos
+	for _, tt := range []struct {
+		rule kifu.EnteringKingRule
+		v    Value
+		ok   bool
+	}{{RuleTry, MatedIn(3), true}, {RuleCSA27, 0, false}, {RuleNoEnteringKing, 0, false}} {
+		s.EnteringKing = tt.rule
+		if v, ok := s.ruleEnd(3); v != tt.v || ok != tt.ok {
+			t.Errorf("%v: ruleEnd = %d, %v; want %d, %v", tt.rule, v, ok, tt.v, tt.ok)
 		}
 	}
 }

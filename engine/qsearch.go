@@ -44,6 +44,11 @@ func defaultQOpts() qopts {
 // plies) escapes of an attacked piece; in check it must answer with every
 // evasion.
 func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
+	if ply > 0 {
+		if v, ok := s.ruleEnd(ply); ok { // entering king (engine/usihabits.go)
+			return v
+		}
+	}
 	if qply == 0 && s.Threats.Mode != ThreatOff { // threat quiescence hook (engine/threatqs.go)
 		return s.threatLeaf(ply, alpha, beta)
 	}

@@ -539,6 +539,11 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if ply > 0 && s.checkAbort() {
 		return 0
 	}
+	if ply > 0 {
+		if v, ok := s.ruleEnd(ply); ok { // entering king (engine/usihabits.go)
+			return v
+		}
+	}
 	pos := s.pos
 	inCheck := pos.InCheck()
 	if s.leaf(budget) && !inCheck || ply >= MaxPly {

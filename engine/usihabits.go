@@ -28,3 +28,27 @@ func (u *usi) resign(r Result) Result {
 	}
 	return r
 }
+
+// ruleEnd scores a node of the search (ply > 0) that the entering-king
+// rule decides, as the root does (Searcher.SearchWith): under the try
+// rule the side to move has lost when the opponent's king stands on its
+// try square, and wins with its next move when its king can make the
+// try; under a point rule it wins when it may declare. The declaration
+// and the try count as a move that wins, as a mate does, so both score
+// MateIn(ply+1).
+func (s *Searcher) ruleEnd(ply int) (Value, bool) {
+	pos := s.pos
+	if s.EnteringKing == RuleTry {
+		if pos.TryWon(pos.SideToMove().Opp()) {
+			return MatedIn(ply), true
+		}
+		if _, ok := pos.TryMove(); ok {
+			return MateIn(ply + 1), true
+		}
+		return 0, false
+	}
+	if pos.CanDeclareWinBy(s.EnteringKing) {
+		return MateIn(ply + 1), true
+	}
+	return 0, false
+}
