@@ -59,11 +59,12 @@ func TestFitDeterministic(t *testing.T) {
 		name    string
 		compare int
 		mu      float64
-	}{{"results", 0, 0}, {"compare", 8, 1}} {
+		leaf    []float64
+	}{{"results", 0, 0, nil}, {"compare", 8, 1, nil}, {"leaf", 8, 1, engine.HandPrior()}} {
 		t.Run(mode.name, func(t *testing.T) {
 			var rs []*Result
 			for _, workers := range []int{1, 2, 3} {
-				ds, err := Collect(ctx, games, DataOptions{Workers: workers, Compare: mode.compare})
+				ds, err := Collect(ctx, games, DataOptions{Workers: workers, Compare: mode.compare, Leaf: mode.leaf})
 				if err != nil {
 					t.Fatal(err)
 				}
