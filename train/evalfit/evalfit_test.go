@@ -200,6 +200,13 @@ func TestStoreGenerate(t *testing.T) {
 		t.Errorf("moves played in %d positions: the hand-set prior scores %+v, the hand-set evaluation %+v",
 			ho.Comparisons, ho.LearnedMoves, ho.HandMoves)
 	}
+	// On quiescence leaves every position not in check is compared; the
+	// prior rounded to 1/32 centipawn scores as the hand-set weights.
+	if ho.LeafComparisons <= ho.Comparisons || math.Abs(ho.LearnedLeafMoves.Loss-ho.HandLeafMoves.Loss) > 1e-3 ||
+		math.Abs(ho.LearnedLeafMoves.Top-ho.HandLeafMoves.Top) > 0.01 || !(ho.HandLeafMoves.Top > 0.05) {
+		t.Errorf("moves played on leaves in %d positions: the hand-set prior scores %+v, the hand-set weights %+v",
+			ho.LeafComparisons, ho.LearnedLeafMoves, ho.HandLeafMoves)
+	}
 }
 
 // parseWeights reads the keyed int32 literals of evalWeights from the

@@ -119,4 +119,8 @@ func (ho *HeldOut) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%-9s %9s %9s\n", "eval", "move-loss", "top")
 	fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", "learned", ho.LearnedMoves.Loss, ho.LearnedMoves.Top)
 	fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", "hand", ho.HandMoves.Loss, ho.HandMoves.Top)
+	fmt.Fprintf(w, "moves played against at most %d legal moves, scored by quiescence leaves, in %d positions:\n", HeldOutAlternatives, ho.LeafComparisons)
+	fmt.Fprintf(w, "%-9s %9s %9s\n", "eval", "move-loss", "top")
+	fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", "learned", ho.LearnedLeafMoves.Loss, ho.LearnedLeafMoves.Top)
+	fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", "hand", ho.HandLeafMoves.Loss, ho.HandLeafMoves.Top)
 }
