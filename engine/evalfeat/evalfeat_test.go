@@ -206,7 +206,7 @@ func TestZoneThreatFeatures(t *testing.T) {
 				// 6h, 4i, 6i: empty, not attacked (+1, +2); White's king
 				// on 5a has 5b, 4b, 6b, 4a, 6a so (-1, -2, -2)
 				"zone/side-front/empty/a0/d0": 1 - 2,
-				"zone/side/empty/a0/d0":       2 - 2,
+				"zone/side/empty/a0/d0":       0, // 2 - 2
 				"zone/front/empty/a0/d0":      -1,
 				"zone-att/silver":             1,
 				"zone-att/attackers1":         1,
