@@ -24,6 +24,7 @@ type evalFitOptions struct {
 	Compare        int
 	CompareW       float64
 	CompareT       float64
+	LeafPasses     int
 	Weights        []string
 	NoFit, JSON    bool
 	Flags          recordFlags
@@ -64,7 +65,7 @@ their alternatives. --no-fit scores the stored one.`,
 			if opts.DB == "" {
 				return usageErrorf("--db FILE is required")
 			}
-			opts.Data = evalfit.DataOptions{Workers: opts.Flags.Workers, Compare: opts.Compare}
+			opts.Data = evalfit.DataOptions{Workers: opts.Flags.Workers, Compare: opts.Compare, LeafPasses: opts.LeafPasses}
 			for _, w := range opts.Weights {
 				s, v, ok := strings.Cut(w, "=")
 				f, err := strconv.ParseFloat(v, 64)
@@ -88,6 +89,7 @@ their alternatives. --no-fit scores the stored one.`,
 	f.IntVar(&opts.Compare, "compare", defaultEvalCompare, "comparison training: at most this many alternatives to each move played (0: off)")
 	f.Float64Var(&opts.CompareW, "compare-weight", defaultEvalCompareW, "weight μ of the comparison loss (0: fit on the results only)")
 	f.Float64Var(&opts.CompareT, "compare-t", defaultEvalCompareT, "temperature of the comparison loss, in centipawns")
+	f.IntVar(&opts.LeafPasses, "leaf-passes", 0, "comparison training on quiescence leaves: fit this many times, re-searching the leaves with the last weights (0: static evaluation after quiet moves)")
 	f.StringArrayVar(&opts.Weights, "weight", nil, "SUBSTRING=W: weigh the games whose source contains SUBSTRING by W (repeatable)")
 	f.StringVar(&opts.Out, "out", "", "also write the evaluation as Go source to this file")
 	f.BoolVar(&opts.NoFit, "no-fit", false, "do not fit: score (and --out) the database's evaluation")
@@ -122,6 +124,13 @@ func runEvalFit(ctx context.Context, opts *evalFitOptions) error {
 		desc := fmt.Sprintf("iterations=%d l2=%g weights=%s", opts.Iterations, opts.L2, strings.Join(opts.Weights, ","))
 		if opts.Data.Compare > 0 {
 			desc += fmt.Sprintf(" compare=%d compare-weight=%g compare-t=%g", opts.Data.Compare, opts.CompareW, opts.CompareT)
+			if opts.Data.LeafPasses > 0 {
+				desc += fmt.Sprintf(" leaf-passes=%d", opts.Data.LeafPasses)
+				opts.Fit.Pass = func(pass int, ds *evalfit.Dataset, r *evalfit.Result) {
+					fmt.Fprintf(w, "leaf pass %d: comparisons %d (%d alternatives), training loss %.5f, move loss %.5f (%.1fs)\n",
+						pass+1, ds.Comparisons, ds.Alternatives, r.Loss, r.CompareLoss, time.Since(start).Seconds())
+				}
+			}
 		}
 		r, err := evalfit.FitDB(ctx, opts.DB, opts.Data, opts.Fit, desc)
 		if err != nil {

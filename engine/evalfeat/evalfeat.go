@@ -21,6 +21,18 @@
 //	                the zone squares attacked at all (0..8), enemy non-pawn pieces
 //	                in hand (0..12) × empty zone squares (0..8), no own piece in front of the king
 //	mobility  5×21  squares attacked by a lance, bishop, rook, horse, dragon (0..20)
+//	zone      5×3×4×4 a square next to the king (5 slots, files mirrored) ×
+//	                what is on it (empty, own, enemy) × enemy attackers on it
+//	                (0..3+) × own defenders other than the king (0..3+; 0 when
+//	                not attacked)
+//	zone-att  14+9  the enemy pieces attacking the king's zone, by type (one
+//	                count each), and how many there are (0..8+)
+//	threat    14×2+4×2 a piece attacked by the enemy and either not
+//	                defended or attacked by a cheaper class of piece (pawn <
+//	                lance..gold and promoted small pieces < bishop, rook,
+//	                horse, dragon; the king attacks only undefended pieces), by
+//	                type × whether its side is to move; how many of a side's
+//	                pieces are so (0..3+) × whether it is to move
 package evalfeat
 
 import (
@@ -31,7 +43,7 @@ import (
 
 // Version numbers the feature layout; a weight table fitted with another
 // version must be fitted again.
-const Version = 1
+const Version = 2
 
 // Feature is an active feature of a position: its ID and its count N,
 // positive for Black's features and negative for White's.
@@ -46,7 +58,7 @@ const Unit = 32
 
 // MaxActive bounds the number of features Append appends for one
 // position (a feature may appear more than once).
-const MaxActive = 320
+const MaxActive = 448
 
 // Sizes of the groups.
 const (
@@ -59,6 +71,9 @@ const (
 	handDropNB  = 13 * 9
 	mobilityNB  = 21
 	mobileKinds = 5
+	zoneSlots   = 5
+	zoneNB      = zoneSlots * 3 * 4 * 4
+	zoneAttNB   = 9
 )
 
 // Offsets of the groups.
@@ -75,7 +90,12 @@ const (
 	offHandDrop  = offAttacked + attackedNB
 	offOpenFront = offHandDrop + handDropNB
 	offMobility  = offOpenFront + 1
-	numFeatures  = offMobility + mobileKinds*mobilityNB
+	offZone      = offMobility + mobileKinds*mobilityNB
+	offZoneType  = offZone + zoneNB
+	offZoneAtt   = offZoneType + int(kifu.PieceTypeNB)
+	offThreat    = offZoneAtt + zoneAttNB
+	offThreatNB  = offThreat + int(kifu.PieceTypeNB)*2
+	numFeatures  = offThreatNB + 4*2
 )
 
 // NumFeatures returns the number of feature IDs.
@@ -172,6 +192,57 @@ func Append(p *kifu.Position, buf []Feature) []Feature {
 		buf = append(buf, Feature{uint16(offKing + (f-1)*9 + vk.Rank() - 1), n})
 		buf = appendSafety(p, c, ksq, n, buf)
 	}
+	return appendThreats(p, buf)
+}
+
+// pieceClass is the value class of a piece type for the threat
+// features: pawn 0, lance..gold and the promoted small pieces 1, the
+// major pieces 2, the king 3.
+var pieceClass = [kifu.PieceTypeNB]int8{0, 0, 1, 1, 1, 1, 2, 2, 3, 1, 1, 1, 1, 2, 2}
+
+// appendThreats appends the threat features of both sides.
+func appendThreats(p *kifu.Position, buf []Feature) []Feature {
+	occ := p.Occupied()
+	// att[c][k]: the squares attacked by c's pieces of class k.
+	var att [2][4]kifu.Bitboard
+	for c := kifu.Black; c <= kifu.White; c++ {
+		for bb := p.Pieces(c); bb.Any(); {
+			s := bb.Pop()
+			pc := p.PieceAt(s)
+			k := pieceClass[pc.Type()]
+			att[c][k] = att[c][k].Or(kifu.Attacks(pc, s, occ))
+		}
+	}
+	for c := kifu.Black; c <= kifu.White; c++ {
+		n := int16(1)
+		if c == kifu.White {
+			n = -1
+		}
+		toMove := 0
+		if p.SideToMove() == c {
+			toMove = 1
+		}
+		e := &att[c.Opp()]
+		own := &att[c]
+		defended := own[0].Or(own[1]).Or(own[2]).Or(own[3])
+		attacked := e[0].Or(e[1]).Or(e[2]).Or(e[3])
+		// cheaper[k]: attacked by a class below k.
+		cheaper := [4]kifu.Bitboard{{}, e[0], e[0].Or(e[1]), e[0].Or(e[1]).Or(e[2])}
+		count := 0
+		for bb := p.Pieces(c).And(attacked); bb.Any(); {
+			s := bb.Pop()
+			pt := p.PieceAt(s).Type()
+			if pt == kifu.King {
+				continue
+			}
+			if defended.Has(s) && !cheaper[pieceClass[pt]].Has(s) {
+				continue
+			}
+			count++
+			buf = append(buf, Feature{uint16(offThreat + int(pt)*2 + toMove), n})
+		}
+		buf = append(buf, Feature{uint16(offThreatNB + min(count, 3)*2 + toMove), n})
+	}
 	return buf
 }
 
@@ -181,21 +252,39 @@ func appendSafety(p *kifu.Position, c kifu.Color, ksq kifu.Square, n int16, buf 
 	occ := p.Occupied()
 	zone := kifu.KingAttacks(ksq)
 	excess, attacked := 0, 0
+	var attackers kifu.Bitboard
+	vk := view(c, ksq)
 	for z := zone; z.Any(); {
 		s := z.Pop()
-		a := p.AttackersTo(them, s, occ).Count()
+		occupant := 0
+		if pc := p.PieceAt(s); pc != kifu.NoPiece {
+			occupant = 1
+			if pc.Color() != c {
+				occupant = 2
+			}
+		}
+		slot := zoneSlot(view(c, s), vk)
+		ab := p.AttackersTo(them, s, occ)
+		a := ab.Count()
 		if a == 0 {
+			buf = append(buf, Feature{uint16(offZone + (slot*3+occupant)*16), n})
 			continue
 		}
+		attackers = attackers.Or(ab)
 		attacked++
 		d := p.AttackersTo(c, s, occ).Count() - 1 // the king itself defends every square around it
 		if a > d {
 			excess += a - d
 		}
+		buf = append(buf, Feature{uint16(offZone + (slot*3+occupant)*16 + min(a, 3)*4 + min(d, 3)), n})
 	}
 	buf = append(buf,
 		Feature{uint16(offAttack + min(excess, attackNB-1)), n},
-		Feature{uint16(offAttacked + attacked), n})
+		Feature{uint16(offAttacked + attacked), n},
+		Feature{uint16(offZoneAtt + min(attackers.Count(), zoneAttNB-1)), n})
+	for attackers.Any() {
+		buf = append(buf, Feature{uint16(offZoneType + int(p.PieceAt(attackers.Pop()).Type())), n})
+	}
 	eh := p.Hand(them)
 	if k := eh.Total() - eh.Count(kifu.Pawn); k > 0 {
 		empty := zone.AndNot(occ).Count()
@@ -206,6 +295,18 @@ func appendSafety(p *kifu.Position, c kifu.Color, ksq kifu.Square, n int16, buf 
 		buf = append(buf, Feature{uint16(offOpenFront), n})
 	}
 	return buf
+}
+
+// zoneSlot returns the slot (0..4) of the square vs next to the king on
+// vk, both from the king's side's point of view, files mirrored: in front
+// of the king, behind it, and the three squares of the next file (front,
+// level, behind).
+func zoneSlot(vs, vk kifu.Square) int {
+	dr := vs.Rank() - vk.Rank() // -1: in front
+	if vs.File() == vk.File() {
+		return (dr + 1) / 2
+	}
+	return 3 + dr
 }
 
 // The IDs of the features, for a prior set by hand (engine.HandPrior).
@@ -308,6 +409,20 @@ func Name(id int) string {
 		return fmt.Sprintf("safety/enemy-hand%d/empty%d", i/9, i%9)
 	case id == offOpenFront:
 		return "safety/open-front"
+	case id >= offThreatNB:
+		i := id - offThreatNB
+		return fmt.Sprintf("threat/count%d/to-move%d", i/2, i%2)
+	case id >= offThreat:
+		i := id - offThreat
+		return fmt.Sprintf("threat/%s/to-move%d", kifu.PieceType(i/2).Name(), i%2)
+	case id >= offZoneAtt:
+		return fmt.Sprintf("zone-att/attackers%d", id-offZoneAtt)
+	case id >= offZoneType:
+		return "zone-att/" + kifu.PieceType(id-offZoneType).Name()
+	case id >= offZone:
+		i := id - offZone
+		slots := [zoneSlots]string{"front", "back", "side-front", "side", "side-back"}
+		return fmt.Sprintf("zone/%s/%s/a%d/d%d", slots[i/48], [3]string{"empty", "own", "enemy"}[i/16%3], i/4%4, i%4)
 	default:
 		i := id - offMobility
 		names := [mobileKinds]string{"lance", "bishop", "rook", "horse", "dragon"}

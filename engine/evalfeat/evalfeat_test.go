@@ -154,3 +154,80 @@ func TestBounds(t *testing.T) {
 		}
 	})
 }
+
+// TestZoneThreatFeatures checks the king-zone and threat groups on
+// positions built for them: the count of each named feature (Black +1,
+// White -1) among the position's features.
+func TestZoneThreatFeatures(t *testing.T) {
+	ids := map[string]int{}
+	for id := range NumFeatures() {
+		ids[Name(id)] = id
+	}
+	for _, tt := range []struct {
+		name, sfen string
+		want       map[string]int
+	}{
+		{
+			// Black to move: its silver on 5e is attacked by White's
+			// pawn on 5d (a cheaper piece) though its pawn on 5f defends
+			// it; the pawn on 5d is attacked by the silver and
+			// undefended; Black's horse on 2a is attacked by nothing.
+			name: "silver attacked by a pawn",
+			sfen: "4k2+B1/9/9/4p4/4S4/4P4/9/9/4K4 b - 1",
+			want: map[string]int{"threat/silver/to-move1": 1, "threat/count1/to-move1": 1,
+				"threat/pawn/to-move0": -1, "threat/count1/to-move0": -1, "threat/horse/to-move1": 0, "threat/pawn/to-move1": 0},
+		},
+		{
+			// White to move: two golds facing each other, both
+			// undefended.
+			name: "undefended golds",
+			sfen: "4k4/9/9/4g4/4G4/9/9/9/4K4 w - 1",
+			want: map[string]int{"threat/gold/to-move0": 1, "threat/gold/to-move1": -1, "threat/count1/to-move0": 1,
+				"threat/count1/to-move1": -1},
+		},
+		{
+			// A rook defended by a gold and attacked by a dragon (not a
+			// cheaper class) is not threatened; the undefended dragon
+			// attacked by the rook is.
+			name: "rook against dragon",
+			sfen: "8k/9/9/9/1+r2R4/4G4/9/9/K8 b - 1",
+			want: map[string]int{"threat/rook/to-move1": 0, "threat/dragon/to-move0": -1, "threat/count0/to-move1": 1},
+		},
+		{
+			// Black's king on 5i, its gold in front on 5h; White's
+			// silver on 4g attacks 5h and 4h.
+			name: "zone",
+			sfen: "4k4/9/9/9/9/9/5s3/4G4/4K4 b - 1",
+			want: map[string]int{
+				// 5h: own gold, one attacker, no defender but the king
+				"zone/front/own/a1/d0": 1,
+				// 4h: empty, one attacker, defended by the gold
+				"zone/side-front/empty/a1/d1": 1,
+				// 6h, 4i, 6i: empty, not attacked (+1, +2); White's king
+				// on 5a has 5b, 4b, 6b, 4a, 6a so (-1, -2, -2)
+				"zone/side-front/empty/a0/d0": 1 - 2,
+				"zone/side/empty/a0/d0":       0, // 2 - 2
+				"zone/front/empty/a0/d0":      -1,
+				"zone-att/silver":             1,
+				"zone-att/attackers1":         1,
+			},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := kifutest.MustSFEN(t, tt.sfen)
+			got := map[int]int{}
+			for _, f := range Append(p, nil) {
+				got[int(f.ID)] += int(f.N)
+			}
+			for name, n := range tt.want {
+				id, ok := ids[name]
+				if !ok {
+					t.Fatalf("no feature %q", name)
+				}
+				if got[id] != n {
+					t.Errorf("%s: count %d, want %d", name, got[id], n)
+				}
+			}
+		})
+	}
+}

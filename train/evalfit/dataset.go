@@ -49,6 +49,17 @@ type DataOptions struct {
 	// move played in each quiet position against at most Compare
 	// alternatives (Alternatives).
 	Compare int
+	// Leaf, if set, makes the comparisons use quiescence leaves under
+	// these weights (centipawns by feature ID): every position not in
+	// check is compared, against every kind of legal move
+	// (LeafAlternatives), each scored by the leaf of a capture search
+	// from the position after it (leaf.go).
+	Leaf []float64
+	// LeafPasses, if positive (with Compare), makes FitDB fit that many
+	// times on quiescence leaves: first under the hand-set evaluation's
+	// weights (engine.HandPrior), then under the previous fit's, as
+	// Bonanza searches again at each outer iteration.
+	LeafPasses int
 }
 
 func (o *DataOptions) weightOf(source string) float64 {
@@ -200,13 +211,17 @@ func canonical(fs []evalfeat.Feature) []evalfeat.Feature {
 	return out
 }
 
-func extractGame(g *Game, compare int) (*gameData, error) {
+func extractGame(g *Game, compare int, leaf []float64) (*gameData, error) {
 	pos, err := kifu.ParseSFEN(g.StartSFEN)
 	if err != nil {
 		return nil, fmt.Errorf("train: game %d: %w", g.ID, err)
 	}
 	d := &gameData{}
 	var buf [evalfeat.MaxActive]evalfeat.Feature
+	var ls *leafSearcher
+	if leaf != nil && compare > 0 {
+		ls = &leafSearcher{w: leaf}
+	}
 	for i, u := range strings.Fields(g.Moves) {
 		played, err := pos.ParseUSIMove(u)
 		if err != nil {
@@ -217,11 +232,16 @@ func extractGame(g *Game, compare int) (*gameData, error) {
 			d.pos = append(d.pos, uint32(start))
 			d.feats = append(d.feats, canonical(evalfeat.Append(pos, buf[:0]))...)
 			d.hand = append(d.hand, HandBlack(pos))
-			if compare > 0 {
+			if ls != nil {
+				d.appendLeafComparison(ls, pos, played, d.feats[start:], compare)
+			} else if compare > 0 {
 				d.appendComparison(pos, played, d.feats[start:], compare)
 			}
 		} else {
 			d.unquiet++
+			if ls != nil && !pos.InCheck() {
+				d.appendLeafComparison(ls, pos, played, canonical(evalfeat.Append(pos, buf[:0])), compare)
+			}
 		}
 		pos.DoMove(played)
 	}
@@ -254,7 +274,7 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 			if !use(&games[i]) {
 				return nil, nil
 			}
-			return extractGame(&games[i], opts.Compare)
+			return extractGame(&games[i], opts.Compare, opts.Leaf)
 		})
 		if err != nil {
 			return nil, err

@@ -59,11 +59,12 @@ func TestFitDeterministic(t *testing.T) {
 		name    string
 		compare int
 		mu      float64
-	}{{"results", 0, 0}, {"compare", 8, 1}} {
+		leaf    []float64
+	}{{"results", 0, 0, nil}, {"compare", 8, 1, nil}, {"leaf", 8, 1, engine.HandPrior()}} {
 		t.Run(mode.name, func(t *testing.T) {
 			var rs []*Result
 			for _, workers := range []int{1, 2, 3} {
-				ds, err := Collect(ctx, games, DataOptions{Workers: workers, Compare: mode.compare})
+				ds, err := Collect(ctx, games, DataOptions{Workers: workers, Compare: mode.compare, Leaf: mode.leaf})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -198,6 +199,13 @@ func TestStoreGenerate(t *testing.T) {
 		!(ho.HandMoves.Top > 0.05) {
 		t.Errorf("moves played in %d positions: the hand-set prior scores %+v, the hand-set evaluation %+v",
 			ho.Comparisons, ho.LearnedMoves, ho.HandMoves)
+	}
+	// On quiescence leaves every position not in check is compared; the
+	// prior rounded to 1/32 centipawn scores as the hand-set weights.
+	if ho.LeafComparisons <= ho.Comparisons || math.Abs(ho.LearnedLeafMoves.Loss-ho.HandLeafMoves.Loss) > 1e-3 ||
+		math.Abs(ho.LearnedLeafMoves.Top-ho.HandLeafMoves.Top) > 0.01 || !(ho.HandLeafMoves.Top > 0.05) {
+		t.Errorf("moves played on leaves in %d positions: the hand-set prior scores %+v, the hand-set weights %+v",
+			ho.LeafComparisons, ho.LearnedLeafMoves, ho.HandLeafMoves)
 	}
 }
 

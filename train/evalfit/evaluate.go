@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train"
 )
@@ -40,6 +41,14 @@ type HeldOut struct {
 	Comparisons  int64      `json:"comparisons"`
 	LearnedMoves MoveScores `json:"learned_moves"`
 	HandMoves    MoveScores `json:"hand_moves"`
+	// LeafComparisons counts the positions (not in check) whose move
+	// played is compared with at most HeldOutAlternatives legal moves of
+	// any kind, each scored by its quiescence leaf (leaf.go) under the
+	// evaluation's own weights; LearnedLeafMoves and HandLeafMoves are
+	// the two evaluations' predictions of the moves played so.
+	LeafComparisons  int64      `json:"leaf_comparisons"`
+	LearnedLeafMoves MoveScores `json:"learned_leaf_moves"`
+	HandLeafMoves    MoveScores `json:"hand_leaf_moves"`
 }
 
 // The comparisons of the held-out positions (Evaluate): at most
@@ -57,6 +66,46 @@ type heldSums struct {
 	unquiet                    int64
 	cmp                        int64
 	ceL, ceH, topL, topH       float64
+	lcmp                       int64
+	lceL, lceH, ltopL, ltopH   float64
+}
+
+// leafHeld scores the moves played by their quiescence leaves under the
+// learned (l) and the hand-set (h) weights.
+type leafHeld struct{ l, h []float64 }
+
+// compareLeafHeld adds to s the comparison on quiescence leaves of the
+// move played in pos.
+func (s *heldSums) compareLeafHeld(pos *kifu.Position, played kifu.Move, lh *leafHeld) {
+	var alts [kifu.MaxMoves]kifu.Move
+	ms := LeafAlternatives(pos, played, HeldOutAlternatives, alts[:0])
+	if len(ms) == 0 {
+		return
+	}
+	sl, sh := &leafSearcher{w: lh.l}, &leafSearcher{w: lh.h}
+	vl := make([]float64, 0, len(ms)+1)
+	vh := make([]float64, 0, len(ms)+1)
+	var buf [evalfeat.MaxActive]evalfeat.Feature
+	for k := -1; k < len(ms); k++ {
+		m := played
+		if k >= 0 {
+			m = ms[k]
+		}
+		pos.DoMove(m)
+		_, v := sl.leafFeatures(pos, buf[:0])
+		vl = append(vl, -v)
+		_, v = sh.leafFeatures(pos, buf[:0])
+		vh = append(vh, -v)
+		pos.UndoMove()
+	}
+	tmp := make([]float64, len(vl))
+	ce, top := moveScore(vl, HeldOutT, tmp)
+	s.lceL += ce
+	s.ltopL += top
+	ce, top = moveScore(vh, HeldOutT, tmp)
+	s.lceH += ce
+	s.ltopH += top
+	s.lcmp++
 }
 
 // compareHeld adds to s the comparison of the move played in pos.
@@ -98,7 +147,7 @@ func agree(v float64, t float32) float64 {
 	return 0
 }
 
-func heldGame(rec *kifu.Record, md *Model) (*heldSums, error) {
+func heldGame(rec *kifu.Record, md *Model, lh *leafHeld) (*heldSums, error) {
 	s := &heldSums{}
 	t, ok := Target(rec.Result())
 	if !ok {
@@ -110,6 +159,9 @@ func heldGame(rec *kifu.Record, md *Model) (*heldSums, error) {
 		return nil, err
 	}
 	for _, n := range rec.Main.Moves {
+		if !pos.InCheck() {
+			s.compareLeafHeld(pos, n.Move, lh)
+		}
 		if !Quiet(pos, n.Move) {
 			s.unquiet++
 			pos.DoMove(n.Move)
@@ -147,8 +199,12 @@ func heldGame(rec *kifu.Record, md *Model) (*heldSums, error) {
 func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOptions) (*HeldOut, error) {
 	ho := &HeldOut{Scale: md.Scale}
 	var sum heldSums
+	lh := &leafHeld{l: make([]float64, len(md.Weights)), h: engine.HandPrior()}
+	for i, w := range md.Weights {
+		lh.l[i] = float64(w) / evalfeat.Unit
+	}
 	_, excluded, err := train.EvalGames(ctx, paths, opts,
-		func(rec *kifu.Record) (*heldSums, error) { return heldGame(rec, md) },
+		func(rec *kifu.Record) (*heldSums, error) { return heldGame(rec, md, lh) },
 		func(s *heldSums) {
 			if s.noResult {
 				ho.NoResult++
@@ -169,6 +225,11 @@ func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOpt
 			sum.ceH += s.ceH
 			sum.topL += s.topL
 			sum.topH += s.topH
+			sum.lcmp += s.lcmp
+			sum.lceL += s.lceL
+			sum.lceH += s.lceH
+			sum.ltopL += s.ltopL
+			sum.ltopH += s.ltopH
 		})
 	ho.Excluded = excluded
 	if err != nil {
@@ -183,5 +244,9 @@ func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOpt
 	ho.Comparisons = sum.cmp
 	ho.LearnedMoves = MoveScores{Loss: sum.ceL / c, Top: sum.topL / c}
 	ho.HandMoves = MoveScores{Loss: sum.ceH / c, Top: sum.topH / c}
+	lc := float64(max(sum.lcmp, 1))
+	ho.LeafComparisons = sum.lcmp
+	ho.LearnedLeafMoves = MoveScores{Loss: sum.lceL / lc, Top: sum.ltopL / lc}
+	ho.HandLeafMoves = MoveScores{Loss: sum.lceH / lc, Top: sum.ltopH / lc}
 	return ho, nil
 }

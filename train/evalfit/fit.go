@@ -34,6 +34,9 @@ type FitOptions struct {
 	// (the dataset's comparisons, DataOptions.Compare) added to the
 	// objective; CompareT its temperature T in centipawns (0: 100).
 	Compare, CompareT float64
+	// Pass, if set, is called by FitDB after each fit of a pass on
+	// quiescence leaves (DataOptions.LeafPasses), from 0.
+	Pass func(pass int, ds *Dataset, r *Result)
 }
 
 // compareT returns the temperature of comparison training in centipawns.

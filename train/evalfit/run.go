@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/train"
 )
@@ -35,16 +36,33 @@ func FitDB(ctx context.Context, path string, data DataOptions, fit FitOptions, d
 	if err != nil {
 		return nil, err
 	}
-	ds, err := Collect(ctx, games, data)
-	if err != nil {
-		return nil, err
+	passes := 1
+	if data.LeafPasses > 0 && data.Compare > 0 {
+		passes = data.LeafPasses
+		data.Leaf = engine.HandPrior()
 	}
-	if ds.Positions == 0 {
-		return nil, fmt.Errorf("%w: %s (%d games without a result, %d weighed 0)", ErrNoPositions, path, ds.NoResult, ds.Skipped)
-	}
-	res, err := Fit(ctx, ds, fit)
-	if err != nil {
-		return nil, err
+	var ds *Dataset
+	var res *Result
+	for pass := range passes {
+		if pass > 0 {
+			data.Leaf = make([]float64, len(res.Weights))
+			for i, v := range res.Weights {
+				data.Leaf[i] = v * res.Scale
+			}
+		}
+		ds, err = Collect(ctx, games, data)
+		if err != nil {
+			return nil, err
+		}
+		if ds.Positions == 0 {
+			return nil, fmt.Errorf("%w: %s (%d games without a result, %d weighed 0)", ErrNoPositions, path, ds.NoResult, ds.Skipped)
+		}
+		if res, err = Fit(ctx, ds, fit); err != nil {
+			return nil, err
+		}
+		if fit.Pass != nil {
+			fit.Pass(pass, ds, res)
+		}
 	}
 	md, err := Write(ctx, db, RunInfo{Data: ds, Result: res, Options: desc})
 	if err != nil {
@@ -101,4 +119,8 @@ func (ho *HeldOut) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%-9s %9s %9s\n", "eval", "move-loss", "top")
 	fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", "learned", ho.LearnedMoves.Loss, ho.LearnedMoves.Top)
 	fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", "hand", ho.HandMoves.Loss, ho.HandMoves.Top)
+	fmt.Fprintf(w, "moves played against at most %d legal moves, scored by quiescence leaves, in %d positions:\n", HeldOutAlternatives, ho.LeafComparisons)
+	fmt.Fprintf(w, "%-9s %9s %9s\n", "eval", "move-loss", "top")
+	fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", "learned", ho.LearnedLeafMoves.Loss, ho.LearnedLeafMoves.Top)
+	fmt.Fprintf(w, "%-9s %9.5f %9.4f\n", "hand", ho.HandLeafMoves.Loss, ho.HandLeafMoves.Top)
 }
