@@ -194,11 +194,11 @@ type Searcher struct {
 	// nullTries and nullCuts count null moves searched and those that
 	// failed high; noNull and noExtensions turn the null move and the
 	// extensions off (for tests and tuning).
-	nullTries, nullCuts  uint64
+	nullTries, nullCuts uint64
 	// rfpCuts and futilityPrunes count the nodes cut by reverse futility
 	// and the moves skipped by futility pruning.
 	rfpCuts, futilityPrunes uint64
-	noNull, noExtensions bool
+	noNull, noExtensions    bool
 	// Threads is the number of threads of a search (lazy SMP, smp.go):
 	// 1 (or less) searches alone, as the search always did.
 	Threads int
