@@ -76,7 +76,8 @@
 // the quiescence search's QEscapePlies, QLosingPlies and QCheckPlies
 // (quiet checks on its first plies), NullMove (null-move pruning in the
 // realization mode), ReverseFutility and Futility (frontier pruning in the
-// realization mode, engine/search.go), the threat stacks (ThreatStacks and its Threat*
+// realization mode, engine/search.go), NodeLimitStep (a half threshold
+// step under go nodes, engine/timeman.go), the threat stacks (ThreatStacks and its Threat*
 // rules, engine/threat) and the Bayesian randomized search (Bayes and its
 // Bayes* settings, engine/bayes). "usi" lists every option with its range.
 //

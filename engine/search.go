@@ -837,6 +837,10 @@ type sopts struct {
 	// Futility turns futility pruning of quiet moves into leaves on in
 	// the realization mode (futilityBase).
 	Futility bool
+	// NodeHalfStep steps the threshold by HalfCost under a node limit
+	// when the next iteration at BudgetStep is not expected to end within
+	// it (Searcher.nextStep; USI NodeLimitStep).
+	NodeHalfStep bool
 }
 
 // Defaults of the NullMove, ReverseFutility and Futility options.
