@@ -75,7 +75,9 @@
 // The options of the experiments are off, or at today's value, by default:
 // the quiescence search's QEscapePlies, QLosingPlies and QCheckPlies
 // (quiet checks on its first plies), NullMove (null-move pruning in the
-// realization mode), the threat stacks (ThreatStacks and its Threat*
+// realization mode), ReverseFutility and Futility (frontier pruning in the
+// realization mode, engine/search.go), NodeLimitStep (a half threshold
+// step under go nodes, engine/timeman.go), the threat stacks (ThreatStacks and its Threat*
 // rules, engine/threat) and the Bayesian randomized search (Bayes and its
 // Bayes* settings, engine/bayes). "usi" lists every option with its range.
 //

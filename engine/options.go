@@ -69,6 +69,12 @@ func newOptions() *options {
 			help: "quiescence plies (from the leaf) on which quiet checks that do not lose material are tried"},
 		{name: "NullMove", kind: "check", def: strconv.FormatBool(DefaultNullMoveRP),
 			help: "null-move pruning in the realization mode (depth mode always prunes by null moves)"},
+		{name: "ReverseFutility", kind: "check", def: strconv.FormatBool(DefaultReverseFutility),
+			help: "reverse futility pruning at the realization mode's frontier nodes (static evaluation far above beta)"},
+		{name: "Futility", kind: "check", def: strconv.FormatBool(DefaultFutility),
+			help: "futility pruning of quiet moves into leaves in the realization mode (static evaluation far below alpha)"},
+		{name: "NodeLimitStep", kind: "check", def: "false",
+			help: "under go nodes, step the threshold by 2 instead of 4 when the larger step is not expected to end within the nodes left (as under a clock)"},
 		{name: "DepthFullWidth", kind: "check", def: "false",
 			help: "depth mode without the plausible-move generator: every legal move at every depth (the paper's full-width baseline)"},
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)

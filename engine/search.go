@@ -194,8 +194,11 @@ type Searcher struct {
 	// nullTries and nullCuts count null moves searched and those that
 	// failed high; noNull and noExtensions turn the null move and the
 	// extensions off (for tests and tuning).
-	nullTries, nullCuts  uint64
-	noNull, noExtensions bool
+	nullTries, nullCuts uint64
+	// rfpCuts and futilityPrunes count the nodes cut by reverse futility
+	// and the moves skipped by futility pruning.
+	rfpCuts, futilityPrunes uint64
+	noNull, noExtensions    bool
 	// Threads is the number of threads of a search (lazy SMP, smp.go):
 	// 1 (or less) searches alone, as the search always did.
 	Threads int
@@ -360,6 +363,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	}
 	s.reSearches = 0
 	s.nullTries, s.nullCuts = 0, 0
+	s.rfpCuts, s.futilityPrunes = 0, 0
 	s.rootBest = kifu.MoveNone
 	var sched iterSchedule
 	s.startHelpers(pos, maxBudget)
@@ -600,6 +604,9 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		}
 	}
 	if s.Mode == ModeRealization {
+		if v, ok := s.reverseFutility(ply, budget, beta, pvNode, inCheck); ok {
+			return v
+		}
 		if v, ok := s.nullMoveRP(ply, budget, beta, pvNode, inCheck); ok {
 			return v
 		}
@@ -647,11 +654,17 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		alpha = max(alpha, standPat)
 	}
 	var bestMove kifu.Move
+	futile := s.futilityBase(ply, pvNode, inCheck, alpha)
 	for i := 0; i < n; i++ {
 		if i == f.stageEnd {
 			s.nextStage(f, moves, ttMove, i)
 		}
 		m, c := pickNext(f, moves[:f.stageEnd], costs, i)
+		if futile != noValue && budget-int(c) < 0 && best > -MateInMaxPly && s.futileMove(m) {
+			s.futilityPrunes++
+			best = max(best, futile) // what the move could reach at most
+			continue
+		}
 		if s.Threats.Mode == ThreatFull && s.threatSkip(ply, budget, c, m, ttMove, inCheck) {
 			continue
 		}
@@ -818,16 +831,92 @@ func (s *Searcher) repetition(ply int) (Value, bool) {
 	return 0, false
 }
 
-// sopts are the realization search's pruning options (USI NullMove).
+// sopts are the realization search's pruning options (USI NullMove,
+// ReverseFutility, Futility).
 type sopts struct {
 	// NullMoveRP turns null-move pruning on in the realization mode.
 	NullMoveRP bool
+	// ReverseFutility turns reverse futility pruning on at the frontier
+	// nodes of the realization mode (reverseFutility).
+	ReverseFutility bool
+	// Futility turns futility pruning of quiet moves into leaves on in
+	// the realization mode (futilityBase).
+	Futility bool
+	// NodeHalfStep steps the threshold by HalfCost under a node limit
+	// when the next iteration at BudgetStep is not expected to end within
+	// it (Searcher.nextStep; USI NodeLimitStep).
+	NodeHalfStep bool
 }
 
-// DefaultNullMoveRP is the default of the NullMove option.
-const DefaultNullMoveRP = false
+// Defaults of the NullMove, ReverseFutility and Futility options.
+const (
+	DefaultNullMoveRP      = false
+	DefaultReverseFutility = false
+	DefaultFutility        = false
+)
 
-func defaultSOpts() sopts { return sopts{NullMoveRP: DefaultNullMoveRP} }
+func defaultSOpts() sopts {
+	return sopts{NullMoveRP: DefaultNullMoveRP, ReverseFutility: DefaultReverseFutility, Futility: DefaultFutility}
+}
+
+// Reverse futility pruning ("static null move") in the realization mode:
+// a node that is not on the principal variation, not in check and close
+// to the threshold (budget < rfpMaxBudget: its children are leaves or
+// nearly) fails high on its static evaluation when that exceeds beta by a
+// margin growing with the budget (rfpMargin): the opponent is not expected
+// to win the margin back in what is left of the search.
+const (
+	rfpMaxBudget = 3 * HalfCost
+	rfpBase      = 150 // centipawns at budget 0
+	rfpSlope     = 150 // more centipawns per HalfCost of budget
+)
+
+// rfpMargin is reverse futility's margin at budget.
+func rfpMargin(budget int) Value { return Value(rfpBase + budget*rfpSlope/HalfCost) }
+
+// reverseFutility reports the value and true when the node fails high by
+// reverse futility (see rfpMaxBudget).
+func (s *Searcher) reverseFutility(ply, budget int, beta Value, pvNode, inCheck bool) (Value, bool) {
+	if !s.ReverseFutility || ply == 0 || pvNode || inCheck || budget >= rfpMaxBudget ||
+		beta >= MateInMaxPly || beta <= -MateInMaxPly {
+		return 0, false
+	}
+	if v := s.evaluate() - rfpMargin(budget); v >= beta {
+		s.rfpCuts++
+		return v, true
+	}
+	return 0, false
+}
+
+// Futility pruning in the realization mode: at a node that is not on the
+// principal variation and not in check, a quiet move (no capture, no
+// promotion, no check) whose child would be a leaf (its cost exceeds the
+// budget) is not searched when the static evaluation plus futilityMargin
+// cannot raise alpha: the child's quiescence search stands pat on about
+// the evaluation after a quiet move, or does better for the opponent. The
+// node's value is then at most that bound (fail-soft). A node searches
+// its first move always.
+const futilityMargin = 200
+
+// futilityBase returns the bound a futile move is scored with (the static
+// evaluation plus futilityMargin) when the node may prune futile moves,
+// and noValue when it may not.
+func (s *Searcher) futilityBase(ply int, pvNode, inCheck bool, alpha Value) Value {
+	if !s.Futility || s.Mode != ModeRealization || ply == 0 || pvNode || inCheck ||
+		alpha >= MateInMaxPly || alpha <= -MateInMaxPly {
+		return noValue
+	}
+	if v := s.evaluate() + futilityMargin; v <= alpha {
+		return v
+	}
+	return noValue
+}
+
+// futileMove reports whether m is quiet and gives no check (a move
+// futility pruning may skip).
+func (s *Searcher) futileMove(m kifu.Move) bool {
+	return !m.IsCapture() && !m.IsPromotion() && !s.pos.GivesCheck(m)
+}
 
 // Null-move pruning in the realization mode: at a node that is not on the
 // principal variation, not in check and whose static evaluation is at

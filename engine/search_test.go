@@ -231,3 +231,130 @@ func TestNullMoveRP(t *testing.T) {
 		})
 	}
 }
+
+// TestFrontierPruning checks the realization mode's reverse futility and
+// futility pruning (ReverseFutility, Futility): searches of real-game
+// positions to 2^-7 cut nodes or skip moves, take fewer nodes than with
+// the option off (which cuts and skips none) and find the same best move
+// and score.
+func TestFrontierPruning(t *testing.T) {
+	opts := []struct {
+		name string
+		set  func(s *Searcher)
+		used func(s *Searcher) uint64
+	}{
+		{"ReverseFutility", func(s *Searcher) { s.ReverseFutility = true }, func(s *Searcher) uint64 { return s.rfpCuts }},
+		{"Futility", func(s *Searcher) { s.Futility = true }, func(s *Searcher) uint64 { return s.futilityPrunes }},
+	}
+	for _, o := range opts {
+		for _, bp := range benchPositions[1:3] {
+			t.Run(o.name+"/"+bp.name, func(t *testing.T) {
+				pos, err := kifu.ParseSFEN(bp.sfen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				with, without := newTestSearcher(), newTestSearcher()
+				o.set(with)
+				rw := with.Search(pos.Clone(), Limits{MaxBudget: 700}, nil)
+				ro := without.Search(pos.Clone(), Limits{MaxBudget: 700}, nil)
+				t.Logf("2^-7: %d nodes with (%d used), %d without; best %s %d / %s %d",
+					rw.Nodes, o.used(with), ro.Nodes, rw.Move, rw.Score, ro.Move, ro.Score)
+				if o.used(with) == 0 || o.used(without) != 0 {
+					t.Errorf("used %d times, %d when off", o.used(with), o.used(without))
+				}
+				if rw.Nodes >= ro.Nodes {
+					t.Errorf("%d nodes with, not fewer than %d without", rw.Nodes, ro.Nodes)
+				}
+				if rw.Move != ro.Move || rw.Score != ro.Score {
+					t.Errorf("best %s %d with, %s %d without", rw.Move, rw.Score, ro.Move, ro.Score)
+				}
+			})
+		}
+	}
+}
+
+// TestFrontierPruningConditions: reverse futility cuts only a node off
+// the principal variation, not at the root, not in check, close to the
+// threshold, with a beta that is no mate score and an evaluation above
+// beta by the margin; futility pruning applies only off the principal
+// variation, not at the root, not in check, with alpha no mate score and
+// above the evaluation by its margin, and only to quiet moves that give
+// no check.
+func TestFrontierPruningConditions(t *testing.T) {
+	pos, err := kifu.ParseSFEN(benchPositions[1].sfen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := newTestSearcher()
+	es.pos = pos
+	ev := es.evaluate()
+	rfp := []struct {
+		name    string
+		ply, b  int
+		beta    Value
+		pv, chk bool
+		want    bool
+	}{
+		{name: "cut", ply: 3, b: 100, beta: ev - rfpMargin(100), want: true},
+		{name: "margin not reached", ply: 3, b: 100, beta: ev - rfpMargin(100) + 1},
+		{name: "budget too large", ply: 3, b: rfpMaxBudget, beta: ev - 2000},
+		{name: "root", ply: 0, b: 100, beta: ev - 2000},
+		{name: "pv node", ply: 3, b: 100, beta: ev - 2000, pv: true},
+		{name: "in check", ply: 3, b: 100, beta: ev - 2000, chk: true},
+		{name: "mate bound", ply: 3, b: 100, beta: -MateInMaxPly},
+	}
+	for _, tc := range rfp {
+		t.Run("reverse/"+tc.name, func(t *testing.T) {
+			s := newTestSearcher()
+			s.ReverseFutility = true
+			s.pos = pos.Clone()
+			v, cut := s.reverseFutility(tc.ply, tc.b, tc.beta, tc.pv, tc.chk)
+			if cut != tc.want || cut && v < tc.beta {
+				t.Errorf("cut %v (value %d, beta %d), want %v", cut, v, tc.beta, tc.want)
+			}
+		})
+	}
+	fut := []struct {
+		name    string
+		ply     int
+		alpha   Value
+		pv, chk bool
+		want    bool
+	}{
+		{name: "prunes", ply: 3, alpha: ev + futilityMargin, want: true},
+		{name: "margin not reached", ply: 3, alpha: ev + futilityMargin - 1},
+		{name: "root", ply: 0, alpha: ev + 2000},
+		{name: "pv node", ply: 3, alpha: ev + 2000, pv: true},
+		{name: "in check", ply: 3, alpha: ev + 2000, chk: true},
+		{name: "mate bound", ply: 3, alpha: MateInMaxPly},
+	}
+	for _, tc := range fut {
+		t.Run("futility/"+tc.name, func(t *testing.T) {
+			s := newTestSearcher()
+			s.Futility = true
+			s.pos = pos.Clone()
+			got := s.futilityBase(tc.ply, tc.pv, tc.chk, tc.alpha)
+			if (got != noValue) != tc.want || got != noValue && got > tc.alpha {
+				t.Errorf("bound %d (alpha %d), want pruning %v", got, tc.alpha, tc.want)
+			}
+		})
+	}
+	// futileMove: every quiet move that gives no check, nothing else.
+	s := newTestSearcher()
+	s.pos = pos
+	var kinds [2]int
+	for _, m := range pos.GenerateMoves(kifu.Legal, nil) {
+		want := !m.IsCapture() && !m.IsPromotion() && !pos.GivesCheck(m)
+		if got := s.futileMove(m); got != want {
+			t.Errorf("futileMove(%s) = %v, want %v", m, got, want)
+		}
+		if want {
+			kinds[0]++
+		} else {
+			kinds[1]++
+		}
+	}
+	if kinds[0] == 0 || kinds[1] == 0 {
+		t.Errorf("futile %d, not futile %d: the position does not test both", kinds[0], kinds[1])
+	}
+}

@@ -110,6 +110,12 @@ func (sc *iterSchedule) estimate(step int) time.Duration {
 	return time.Duration(float64(sc.last) * math.Pow(sc.growth(), float64(step)/float64(HalfCost)))
 }
 
+// estimateNodes returns the estimated nodes of an iteration a budget step
+// of step after the last.
+func (sc *iterSchedule) estimateNodes(step int) float64 {
+	return float64(sc.lastNodes) * math.Pow(sc.growth(), float64(step)/float64(HalfCost))
+}
+
 // nextStep returns the budget step to the next iteration after the one of
 // budget that has just finished, and false if none should start. Without
 // a time limit (or while pondering) it is the mode's step. With one, the
@@ -119,12 +125,19 @@ func (sc *iterSchedule) estimate(step int) time.Duration {
 // even the smaller step is not expected to end in time, no iteration
 // starts unless the time left would be lost anyway (a byoyomi or
 // movetime search, whose soft and hard limits are the same: there the
-// unfinished iteration's best move is used, Searcher.SearchWith).
+// unfinished iteration's best move is used, Searcher.SearchWith). With
+// NodeLimitStep (Searcher.NodeHalfStep) a node limit without a clock
+// halves the step the same way, by the nodes left: the iteration is
+// always started (the nodes left would be lost anyway).
 func (s *Searcher) nextStep(sc *iterSchedule, budget int) (int, bool) {
 	step := s.step()
 	sc.end(s.nodes, budget)
 	hard := s.ctl.hardAt.Load()
 	if hard == 0 || s.ctl.infinite.Load() {
+		if s.NodeHalfStep && s.limits.Nodes > 0 && !s.ctl.infinite.Load() && step > HalfCost &&
+			sc.estimateNodes(step) > float64(s.limits.Nodes-min(s.nodes, s.limits.Nodes)) {
+			step = HalfCost // NodeLimitStep: as under a clock, by nodes
+		}
 		return step, true
 	}
 	left := time.Duration(hard - time.Now().UnixNano())

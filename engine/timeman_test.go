@@ -155,3 +155,53 @@ func TestUSIByoyomiTimeUse(t *testing.T) {
 	}
 	t.Errorf("%s in every attempt", why)
 }
+
+// TestNextStepNodes: under a node limit without a clock, NodeLimitStep
+// halves the step when the next iteration at BudgetStep is not expected
+// to end within the nodes left, and always starts it; without the option,
+// or with nodes enough, the step is BudgetStep. A node-limited search
+// with the option then finishes an iteration between the usual ones.
+func TestNextStepNodes(t *testing.T) {
+	cases := []struct {
+		name  string
+		nodes uint64 // the limit; the search has searched 5000
+		on    bool
+		step  int
+	}{
+		{"no limit", 0, true, BudgetStep},
+		{"fits", 100000, true, BudgetStep},
+		{"half step", 20000, true, HalfCost},
+		{"half step, option off", 20000, false, BudgetStep},
+		{"nothing fits", 6000, true, HalfCost},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestSearcher()
+			s.NodeHalfStep = tc.on
+			s.limits = Limits{Nodes: tc.nodes}
+			s.ctl = NewControl(s.limits)
+			sc := iterSchedule{budget: 300, lastNodes: 1000}
+			sc.begin(0)
+			s.nodes = 5000 // 5 times the last per BudgetStep: 25,000 expected at BudgetStep
+			step, ok := s.nextStep(&sc, 500)
+			if step != tc.step || !ok {
+				t.Errorf("nextStep = %d, %v; want %d, true", step, ok, tc.step)
+			}
+		})
+	}
+	pos, err := kifu.ParseSFEN(benchPositions[0].sfen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{false, true} {
+		s := newTestSearcher()
+		s.NodeHalfStep = on
+		half := false
+		s.Search(pos, Limits{Nodes: 60000}, func(i Info) {
+			half = half || i.Bound == BoundExact && i.Budget%BudgetStep == 0
+		})
+		if half != on {
+			t.Errorf("NodeLimitStep %v: an iteration at a half step %v", on, half)
+		}
+	}
+}

@@ -279,6 +279,8 @@ func (u *usi) prepare(clear bool) *Searcher {
 	s.FullWidth = u.opts.bool("DepthFullWidth")
 	s.QEscapePlies, s.QLosingPlies = u.opts.int("QEscapePlies"), u.opts.int("QLosingPlies")
 	s.NullMoveRP = u.opts.bool("NullMove")
+	s.ReverseFutility, s.Futility = u.opts.bool("ReverseFutility"), u.opts.bool("Futility")
+	s.NodeHalfStep = u.opts.bool("NodeLimitStep")
 	s.QCheckPlies = u.opts.int("QCheckPlies")
 	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
 	if want != u.tablesFor {
