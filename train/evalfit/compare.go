@@ -78,7 +78,18 @@ func diffFeatures(child, parent []evalfeat.Feature, sign int16, out []evalfeat.F
 // features parent) with played played, if there is one.
 func (d *gameData) appendComparison(pos *kifu.Position, played kifu.Move, parent []evalfeat.Feature, maxAlts int) {
 	var alts [kifu.MaxMoves]kifu.Move
-	ms := Alternatives(pos, played, maxAlts, alts[:0])
+	d.appendGroup(pos, played, Alternatives(pos, played, maxAlts, alts[:0]), parent,
+		func(p *kifu.Position, buf []evalfeat.Feature) []evalfeat.Feature {
+			return canonical(evalfeat.Append(p, buf))
+		})
+}
+
+// appendGroup appends to d the comparison group of pos, when it has
+// alternatives ms: the move played first, then ms, each stored as the
+// features child gives for the position after the move (canonical, into
+// the buffer it is handed) minus parent, from the mover's side.
+func (d *gameData) appendGroup(pos *kifu.Position, played kifu.Move, ms []kifu.Move, parent []evalfeat.Feature,
+	child func(*kifu.Position, []evalfeat.Feature) []evalfeat.Feature) {
 	if len(ms) == 0 {
 		return
 	}
@@ -94,10 +105,10 @@ func (d *gameData) appendComparison(pos *kifu.Position, played kifu.Move, parent
 			m = ms[k]
 		}
 		pos.DoMove(m)
-		child := canonical(evalfeat.Append(pos, buf[:0]))
+		f := child(pos, buf[:0])
 		pos.UndoMove()
 		d.cmove = append(d.cmove, uint32(len(d.cfeats)))
-		d.cfeats = diffFeatures(child, parent, sign, d.cfeats)
+		d.cfeats = diffFeatures(f, parent, sign, d.cfeats)
 	}
 }
 

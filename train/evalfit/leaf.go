@@ -144,25 +144,9 @@ func LeafAlternatives(pos *kifu.Position, played kifu.Move, maxAlts int, buf []k
 // features stored are the leaf's minus pos's (parent, canonical).
 func (d *gameData) appendLeafComparison(s *leafSearcher, pos *kifu.Position, played kifu.Move, parent []evalfeat.Feature, maxAlts int) {
 	var alts [kifu.MaxMoves]kifu.Move
-	ms := LeafAlternatives(pos, played, maxAlts, alts[:0])
-	if len(ms) == 0 {
-		return
-	}
-	sign := int16(1)
-	if pos.SideToMove() == kifu.White {
-		sign = -1
-	}
-	d.cgroup = append(d.cgroup, uint32(len(d.cmove)))
-	var buf [evalfeat.MaxActive]evalfeat.Feature
-	for k := -1; k < len(ms); k++ {
-		m := played
-		if k >= 0 {
-			m = ms[k]
-		}
-		pos.DoMove(m)
-		leaf, _ := s.leafFeatures(pos, buf[:0])
-		pos.UndoMove()
-		d.cmove = append(d.cmove, uint32(len(d.cfeats)))
-		d.cfeats = diffFeatures(leaf, parent, sign, d.cfeats)
-	}
+	d.appendGroup(pos, played, LeafAlternatives(pos, played, maxAlts, alts[:0]), parent,
+		func(p *kifu.Position, buf []evalfeat.Feature) []evalfeat.Feature {
+			leaf, _ := s.leafFeatures(p, buf)
+			return leaf
+		})
 }
