@@ -543,15 +543,15 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if ply > 0 && s.checkAbort() {
 		return 0
 	}
+	pos := s.pos
+	inCheck := pos.InCheck()
+	if s.leaf(budget) && !inCheck || ply >= MaxPly {
+		return s.qsearch(ply, alpha, beta, 0) // which asks ruleEnd itself
+	}
 	if ply > 0 {
 		if v, ok := s.ruleEnd(ply); ok { // entering king (engine/usihabits.go)
 			return v
 		}
-	}
-	pos := s.pos
-	inCheck := pos.InCheck()
-	if s.leaf(budget) && !inCheck || ply >= MaxPly {
-		return s.qsearch(ply, alpha, beta, 0)
 	}
 	s.nodes++
 	if ply > s.seldepth {
