@@ -42,11 +42,21 @@
 //   - hanging: our most valuable hanging piece (attacked, and undefended
 //     or attacked by a cheaper piece) before the move, whether the
 //     opponent's last move attacked it, and what the move does about it
-//     (moves it, captures an attacker, leaves it hanging, saves it).
+//     (moves it, captures an attacker, leaves it hanging, saves it);
+//   - exposed: our pieces the move leaves hanging that did not hang
+//     before (a defender moved away, a line opened or closed): the most
+//     valuable and how many;
+//   - pin: the opponent piece the moved slider pins to their king or to
+//     a more valuable piece behind it;
+//   - matethreat: whether we would mate in one after the move if the
+//     opponent passed (on the king-attacking moves CRA does not look at,
+//     when their king is in danger), and, when they would mate in one if
+//     we passed, what the move does about it.
 //
-// The threat and hanging facts are computed without playing the move,
-// from the occupancy after it (TestThreats checks them against the
-// position after the move).
+// The threat, hanging, exposed and pin facts are computed without playing
+// the move, from the occupancy after it (TestThreats and TestTactics
+// check them against the position after the move); the mate threats play
+// moves, only where a king is in danger.
 //
 // The weights are fitted by train/movemodel and compiled into tables.
 // The feature set has a Version; weights are only valid with the version

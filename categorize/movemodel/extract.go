@@ -46,8 +46,14 @@ type Extractor struct {
 	sliderRays  kifu.Bitboard // the squares our sliders attack
 	hangN       int           // our hanging pieces
 	hangByPrev  int           // 1 if the previous move's piece attacks hangSq
+	hangBB      kifu.Bitboard // our hanging pieces
+	threatened  bool          // the opponent would mate in one if we passed
+	mateFrom    kifu.Bitboard // the origins of their mating moves
+	mateTo      kifu.Bitboard // the destinations of their mating moves
+	theirAtt    kifu.Bitboard // the squares the opponent attacks
 	legal       [kifu.MaxMoves]kifu.Move
 	replies     [kifu.MaxMoves]kifu.Move
+	checks      [kifu.MaxMoves]kifu.Move
 	feats       [MaxActive]Feature
 }
 
@@ -87,6 +93,7 @@ func (x *Extractor) Reset(pos *kifu.Position, prev kifu.Move) {
 		}
 	}
 	x.resetThreats()
+	x.resetTactics()
 }
 
 // LegalMoves returns the legal moves of the position x was reset for
@@ -275,8 +282,9 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 		out = append(out, id3(tKindPattern, k, d, occ))
 	}
 
-	// Threat and hanging.
-	return x.appendThreats(m, k, see, out)
+	// Threat and hanging; exposed, pin and mate threat.
+	out = x.appendThreats(m, k, see, out)
+	return x.appendTactics(m, k, see, &an, out)
 }
 
 func evasionBucket(n int) int {

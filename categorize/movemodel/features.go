@@ -13,7 +13,7 @@ import (
 // Version identifies the feature set: a model's weights are indexed by
 // feature ID, so weights fitted with one version are meaningless with
 // another. Bump it whenever a template is added, removed or changes.
-const Version = 5
+const Version = 6
 
 // Feature is a feature ID, 0..NumFeatures()-1.
 type Feature = uint16
@@ -23,23 +23,26 @@ type Group uint8
 
 // Groups.
 const (
-	GroupCategory Group = iota // the project's move categories, alone and by game phase
-	GroupCRA                   // CRA relevance features and rank, alone, by phase and by king danger
-	GroupKing                  // origin and destination relative to both kings, by moving piece
-	GroupSquare                // destination square and game phase, by moving piece
-	GroupExchange              // SEE, captured piece, attackers and defenders of origin and destination
-	GroupPrevious              // relation to the previous moves, answering a check
-	GroupDanger                // both kings' danger, by moving piece
-	GroupBook                  // opening frequency: how often the training games played the move from the position
-	GroupMate                  // checks by the opponent's number of legal replies (0: mate)
-	GroupOpening               // destination square by moving piece and move number, in the first 30 moves
-	GroupPattern               // what stands on each of the 8 squares around the destination, by moving piece
-	GroupThreat                // the opponent pieces the move attacks (worth it or not, forks, pinned targets, discovered attacks)
-	GroupHanging               // our most valuable hanging piece: does the move save it (and did their last move attack it)
+	GroupCategory   Group = iota // the project's move categories, alone and by game phase
+	GroupCRA                     // CRA relevance features and rank, alone, by phase and by king danger
+	GroupKing                    // origin and destination relative to both kings, by moving piece
+	GroupSquare                  // destination square and game phase, by moving piece
+	GroupExchange                // SEE, captured piece, attackers and defenders of origin and destination
+	GroupPrevious                // relation to the previous moves, answering a check
+	GroupDanger                  // both kings' danger, by moving piece
+	GroupBook                    // opening frequency: how often the training games played the move from the position
+	GroupMate                    // checks by the opponent's number of legal replies (0: mate)
+	GroupOpening                 // destination square by moving piece and move number, in the first 30 moves
+	GroupPattern                 // what stands on each of the 8 squares around the destination, by moving piece
+	GroupThreat                  // the opponent pieces the move attacks (worth it or not, forks, pinned targets, discovered attacks)
+	GroupHanging                 // our most valuable hanging piece: does the move save it (and did their last move attack it)
+	GroupExposed                 // our pieces the move leaves hanging (a defender moved away, a line opened)
+	GroupPin                     // the opponent piece the moved slider pins to their king or a more valuable piece
+	GroupMateThreat              // a mate in one the move threatens; what the move does about the opponent's
 	GroupNB
 )
 
-var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging"}
+var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging", "exposed", "pin", "matethreat"}
 
 func (g Group) String() string {
 	if g < GroupNB {
@@ -200,6 +203,13 @@ var (
 	dHangOutcome  = dim{"hanging-after", hangOutcomeNB, names([]string{"moved", "captures-attacker", "still-hanging", "saved"})}
 	dHangByPrev   = dim{"attacked-by-last-move", 2, names([]string{"no", "yes"})}
 	dHangCount    = dim{"hanging-count", 3, names([]string{"1", "2", "3+"})}
+	dExposed      = dim{"exposed", pieceNB, pieceName}
+	dExposedCount = dim{"exposed-count", 3, names([]string{"1", "2", "3+"})}
+	dPinnedPiece  = dim{"pins", pieceNB, pieceName}
+	dPinnedTo     = dim{"pinned-to", pieceNB, pieceName}
+	dPinKing      = dim{"pin-to-king", 2, names([]string{"no", "yes"})}
+	dMateThreat   = dim{"mate-threat", 2, names([]string{"no", "yes"})}
+	dMateRespond  = dim{"their-mate-threat", respNB, names([]string{"king-moves", "captures-mater", "occupies", "guards", "checks", "none"})}
 )
 
 // A template is a conjunction of dims; its features are the cells of
@@ -263,6 +273,14 @@ const (
 	tHang
 	tKindHang
 	tHangCount
+	tKindExposed
+	tExposedCount
+	tPin
+	tKindPin
+	tKindMateThreat
+	tDangerMateThreat
+	tKindMateRespond
+	tDangerMateRespond
 	tmplNB
 )
 
@@ -315,6 +333,14 @@ var templates = func() []template {
 		{id: tHang, group: GroupHanging, dims: []dim{dHangPiece, dHangOutcome, dHangByPrev}},
 		{id: tKindHang, group: GroupHanging, dims: []dim{dKind, dHangOutcome}},
 		{id: tHangCount, group: GroupHanging, dims: []dim{dHangCount, dHangOutcome}},
+		{id: tKindExposed, group: GroupExposed, dims: []dim{dKind, dExposed}},
+		{id: tExposedCount, group: GroupExposed, dims: []dim{dExposedCount, dSafe, dChecks}},
+		{id: tPin, group: GroupPin, dims: []dim{dPinnedPiece, dPinnedTo, dSafe}},
+		{id: tKindPin, group: GroupPin, dims: []dim{dKind, dPinKing}},
+		{id: tKindMateThreat, group: GroupMateThreat, dims: []dim{dKind, dMateThreat, dSafe}},
+		{id: tDangerMateThreat, group: GroupMateThreat, dims: []dim{dTheirDanger, dMateThreat}},
+		{id: tKindMateRespond, group: GroupMateThreat, dims: []dim{dKind, dMateRespond}},
+		{id: tDangerMateRespond, group: GroupMateThreat, dims: []dim{dOurDanger, dMateRespond}},
 	}
 	base := 0
 	for i := range t {

@@ -74,7 +74,7 @@ func TestAppend(t *testing.T) {
 			}
 			var per [tmplNB]int
 			var cats categorize.Set
-			var cra uint64
+			var craBits uint64
 			for i, f := range ids {
 				if i > 0 && ids[i-1] == f {
 					t.Fatalf("%s %s: feature %s twice", pos.SFEN(), m.USI(), Name(int(f)))
@@ -85,18 +85,20 @@ func TestAppend(t *testing.T) {
 				case tCat:
 					cats.Add(categorize.Category(int(f) - tp.base))
 				case tCRA:
-					cra |= 1 << (int(f) - tp.base)
+					craBits |= 1 << (int(f) - tp.base)
 				}
 			}
 			if want := categorize.Classify(pos, pos.LastMove(), m); cats != want {
 				t.Fatalf("%s %s: categories %v, want %v", pos.SFEN(), m.USI(), cats, want)
 			}
 			an.Reset(pos, pos.LastMove())
-			if want := uint64(an.Analyze(m).Features); cra != want {
-				t.Fatalf("%s %s: CRA features %x, want %x", pos.SFEN(), m.USI(), cra, want)
+			a := an.Analyze(m)
+			if want := uint64(a.Features); craBits != want {
+				t.Fatalf("%s %s: CRA features %x, want %x", pos.SFEN(), m.USI(), craBits, want)
 			}
-			ncat, ncra := bits.OnesCount64(cats[0])+bits.OnesCount64(cats[1]), bits.OnesCount64(cra)
+			ncat, ncra := bits.OnesCount64(cats[0])+bits.OnesCount64(cats[1]), bits.OnesCount64(craBits)
 			th := x.threats(m)
+			ta := x.tactics(m, pos.GivesCheck(m), a.Rel.Has(cra.RelKingAttack), craMateThreat(&a))
 			for tt := range tmplNB {
 				want := 1
 				switch tt {
@@ -106,6 +108,14 @@ func TestAppend(t *testing.T) {
 					want = b2i(th.disc != 0)
 				case tHang, tKindHang, tHangCount:
 					want = b2i(th.hang >= 0)
+				case tKindExposed, tExposedCount:
+					want = b2i(ta.nExposed > 0)
+				case tPin, tKindPin:
+					want = b2i(ta.pinned != 0)
+				case tKindMateThreat, tDangerMateThreat:
+					want = b2i(ta.mateThreat >= 0)
+				case tKindMateRespond, tDangerMateRespond:
+					want = b2i(ta.mateRespond >= 0)
 				case tCat, tPhaseCat:
 					want = ncat
 				case tCRA, tPhaseCRA, tTheirDangerCRA, tOurDangerCRA, tKindCRA, tSEECRA:
@@ -134,13 +144,6 @@ func TestAppend(t *testing.T) {
 		}
 	})
 	t.Logf("%d positions, %d moves", positions, moves)
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // refThreats computes the threat and hanging facts of the legal move m of

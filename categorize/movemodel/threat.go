@@ -35,7 +35,7 @@ func (x *Extractor) resetThreats() {
 		sq := sliders.Pop()
 		x.sliderRays = x.sliderRays.Or(kifu.Attacks(x.pos.PieceAt(sq), sq, x.occ))
 	}
-	x.hangSq, x.hangN, x.hangByPrev = kifu.NoSquare, 0, 0
+	x.hangSq, x.hangN, x.hangByPrev, x.hangBB = kifu.NoSquare, 0, 0, kifu.EmptyBB
 	best := 0
 	for b := x.pos.Pieces(x.us).AndNot(kifu.SquareBB(x.ourK)); b.Any(); {
 		sq := b.Pop()
@@ -48,6 +48,7 @@ func (x *Extractor) resetThreats() {
 			continue
 		}
 		x.hangN++
+		x.hangBB = x.hangBB.Or(kifu.SquareBB(sq))
 		if v > best {
 			best, x.hangSq, x.hangAtt = v, sq, att
 			// A move can change its attackers or defenders only from or to
