@@ -33,6 +33,20 @@
 //	                horse, dragon; the king attacks only undefended pieces), by
 //	                type × whether its side is to move; how many of a side's
 //	                pieces are so (0..3+) × whether it is to move
+//	line      5×4   an enemy slider (lance, bishop, rook, horse, dragon) whose
+//	                empty-board line reaches the king, by what is between:
+//	                nothing (check), one own piece (a pin), one enemy piece (a
+//	                discovered check), two pieces
+//	drop      7×9   an enemy piece type in hand (at least one) × the empty
+//	                zone squares the enemy attacks (0..8)
+//	escape    9×2   the king's escape squares (next to it, not holding an own
+//	                piece, not attacked) (0..8) × whether the enemy is to move
+//	excess-tm 8     enemy attacks on the zone beyond its defenders (0..7+),
+//	                when the enemy is to move
+//	pawn-file 2×2×2×2×2 the files of a king and next to it (2 slots, files
+//	                mirrored), of the enemy king and of the own king × an own
+//	                pawn on the file × an enemy pawn on it × a pawn in the
+//	                hand of the side attacking that king
 package evalfeat
 
 import (
@@ -43,7 +57,7 @@ import (
 
 // Version numbers the feature layout; a weight table fitted with another
 // version must be fitted again.
-const Version = 2
+const Version = 3
 
 // Feature is an active feature of a position: its ID and its count N,
 // positive for Black's features and negative for White's.
@@ -74,6 +88,11 @@ const (
 	zoneSlots   = 5
 	zoneNB      = zoneSlots * 3 * 4 * 4
 	zoneAttNB   = 9
+	lineNB      = mobileKinds * 4
+	dropNB      = 7 * 9
+	escapeNB    = 9 * 2
+	excessTMNB  = 8
+	pawnFileNB  = 2 * 2 * 2 * 2 * 2
 )
 
 // Offsets of the groups.
@@ -95,7 +114,12 @@ const (
 	offZoneAtt   = offZoneType + int(kifu.PieceTypeNB)
 	offThreat    = offZoneAtt + zoneAttNB
 	offThreatNB  = offThreat + int(kifu.PieceTypeNB)*2
-	numFeatures  = offThreatNB + 4*2
+	offLine      = offThreatNB + 4*2
+	offDrop      = offLine + lineNB
+	offEscape    = offDrop + dropNB
+	offExcessTM  = offEscape + escapeNB
+	offPawnFile  = offExcessTM + excessTMNB
+	numFeatures  = offPawnFile + pawnFileNB
 )
 
 // NumFeatures returns the number of feature IDs.
@@ -191,14 +215,96 @@ func Append(p *kifu.Position, buf []Feature) []Feature {
 		}
 		buf = append(buf, Feature{uint16(offKing + (f-1)*9 + vk.Rank() - 1), n})
 		buf = appendSafety(p, c, ksq, n, buf)
+		buf = appendLines(p, c, ksq, n, buf)
 	}
+	buf = appendPawnFiles(p, buf)
 	return appendThreats(p, buf)
+}
+
+// lineKinds are the sliders of the line group, in mobileKind order.
+var lineKinds = [mobileKinds]kifu.PieceType{kifu.Lance, kifu.Bishop, kifu.Rook, kifu.Horse, kifu.Dragon}
+
+// appendLines appends the line features of c's king on ksq: each enemy
+// slider whose line on the empty board reaches the king, by what stands
+// between them.
+func appendLines(p *kifu.Position, c kifu.Color, ksq kifu.Square, n int16, buf []Feature) []Feature {
+	them := c.Opp()
+	occ := p.Occupied()
+	for m, pt := range lineKinds {
+		pc := kifu.NewPiece(them, pt)
+		for bb := p.PiecesOf(them, pt); bb.Any(); {
+			s := bb.Pop()
+			if !kifu.Attacks(pc, s, kifu.EmptyBB).Has(ksq) {
+				continue
+			}
+			between := kifu.Between(s, ksq).And(occ)
+			k := 0 // check
+			switch between.Count() {
+			case 0:
+			case 1:
+				k = 1 // a pin
+				if p.PieceAt(between.LSB()).Color() == them {
+					k = 2 // a discovered check
+				}
+			case 2:
+				k = 3
+			default:
+				continue
+			}
+			buf = append(buf, Feature{uint16(offLine + m*4 + k), n})
+		}
+	}
+	return buf
+}
+
+// appendPawnFiles appends the pawn-file features of both sides.
+func appendPawnFiles(p *kifu.Position, buf []Feature) []Feature {
+	var files [2]uint16 // bit f: a pawn of the side on file f
+	for c := kifu.Black; c <= kifu.White; c++ {
+		for bb := p.PiecesOf(c, kifu.Pawn); bb.Any(); {
+			files[c] |= 1 << bb.Pop().File()
+		}
+	}
+	for c := kifu.Black; c <= kifu.White; c++ {
+		n := int16(1)
+		if c == kifu.White {
+			n = -1
+		}
+		for side := range 2 { // 0: the enemy king, 1: the own king
+			k, attacker := p.KingSquare(c.Opp()), c
+			if side == 1 {
+				k, attacker = p.KingSquare(c), c.Opp()
+			}
+			if k == kifu.NoSquare {
+				continue
+			}
+			hand := 0
+			if p.Hand(attacker).Has(kifu.Pawn) {
+				hand = 1
+			}
+			kf := k.File()
+			for f := max(kf-1, 1); f <= min(kf+1, 9); f++ {
+				slot := 0
+				if f != kf {
+					slot = 1
+				}
+				own := int(files[c]>>f) & 1
+				enemy := int(files[c.Opp()]>>f) & 1
+				buf = append(buf, Feature{uint16(offPawnFile + (((side*2+slot)*2+own)*2+enemy)*2 + hand), n})
+			}
+		}
+	}
+	return buf
 }
 
 // pieceClass is the value class of a piece type for the threat
 // features: pawn 0, lance..gold and the promoted small pieces 1, the
 // major pieces 2, the king 3.
-var pieceClass = [kifu.PieceTypeNB]int8{0, 0, 1, 1, 1, 1, 2, 2, 3, 1, 1, 1, 1, 2, 2}
+var pieceClass = [kifu.PieceTypeNB]int8{
+	kifu.Pawn: 0, kifu.Lance: 1, kifu.Knight: 1, kifu.Silver: 1, kifu.Gold: 1,
+	kifu.ProPawn: 1, kifu.ProLance: 1, kifu.ProKnight: 1, kifu.ProSilver: 1,
+	kifu.Bishop: 2, kifu.Rook: 2, kifu.Horse: 2, kifu.Dragon: 2, kifu.King: 3,
+}
 
 // appendThreats appends the threat features of both sides.
 func appendThreats(p *kifu.Position, buf []Feature) []Feature {
@@ -251,7 +357,7 @@ func appendSafety(p *kifu.Position, c kifu.Color, ksq kifu.Square, n int16, buf 
 	them := c.Opp()
 	occ := p.Occupied()
 	zone := kifu.KingAttacks(ksq)
-	excess, attacked := 0, 0
+	excess, attacked, escapes, weak := 0, 0, 0, 0
 	var attackers kifu.Bitboard
 	vk := view(c, ksq)
 	for z := zone; z.Any(); {
@@ -267,8 +373,14 @@ func appendSafety(p *kifu.Position, c kifu.Color, ksq kifu.Square, n int16, buf 
 		ab := p.AttackersTo(them, s, occ)
 		a := ab.Count()
 		if a == 0 {
+			if occupant != 1 {
+				escapes++
+			}
 			buf = append(buf, Feature{uint16(offZone + (slot*3+occupant)*16), n})
 			continue
+		}
+		if occupant == 0 {
+			weak++
 		}
 		attackers = attackers.Or(ab)
 		attacked++
@@ -285,7 +397,18 @@ func appendSafety(p *kifu.Position, c kifu.Color, ksq kifu.Square, n int16, buf 
 	for attackers.Any() {
 		buf = append(buf, Feature{uint16(offZoneType + int(p.PieceAt(attackers.Pop()).Type())), n})
 	}
+	enemyToMove := 0
+	if p.SideToMove() == them {
+		enemyToMove = 1
+		buf = append(buf, Feature{uint16(offExcessTM + min(excess, excessTMNB-1)), n})
+	}
+	buf = append(buf, Feature{uint16(offEscape + escapes*2 + enemyToMove), n})
 	eh := p.Hand(them)
+	for pt := kifu.Pawn; pt <= kifu.Gold; pt++ {
+		if eh.Has(pt) {
+			buf = append(buf, Feature{uint16(offDrop + (int(pt)-1)*9 + weak), n})
+		}
+	}
 	if k := eh.Total() - eh.Count(kifu.Pawn); k > 0 {
 		empty := zone.AndNot(occ).Count()
 		buf = append(buf, Feature{uint16(offHandDrop + min(k, 12)*9 + empty), n})
@@ -409,6 +532,21 @@ func Name(id int) string {
 		return fmt.Sprintf("safety/enemy-hand%d/empty%d", i/9, i%9)
 	case id == offOpenFront:
 		return "safety/open-front"
+	case id >= offPawnFile:
+		i := id - offPawnFile
+		return fmt.Sprintf("pawn-file/%s/%s/own%d/enemy%d/hand%d", [2]string{"enemy-king", "own-king"}[i/16],
+			[2]string{"file", "next"}[i/8%2], i/4%2, i/2%2, i%2)
+	case id >= offExcessTM:
+		return fmt.Sprintf("excess-tm/%d", id-offExcessTM)
+	case id >= offEscape:
+		i := id - offEscape
+		return fmt.Sprintf("escape/%d/enemy-to-move%d", i/2, i%2)
+	case id >= offDrop:
+		i := id - offDrop
+		return fmt.Sprintf("drop/%s/weak%d", kifu.PieceType(i/9+1).Name(), i%9)
+	case id >= offLine:
+		i := id - offLine
+		return fmt.Sprintf("line/%s/%s", lineKinds[i/4].Name(), [4]string{"check", "pin", "discovery", "two"}[i%4])
 	case id >= offThreatNB:
 		i := id - offThreatNB
 		return fmt.Sprintf("threat/count%d/to-move%d", i/2, i%2)

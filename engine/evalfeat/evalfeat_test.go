@@ -194,6 +194,62 @@ func TestZoneThreatFeatures(t *testing.T) {
 			want: map[string]int{"threat/rook/to-move1": 0, "threat/dragon/to-move0": -1, "threat/count0/to-move1": 1},
 		},
 		{
+			// White to move: Black's bishop on 5e and gold on 4e, both
+			// defended by pawns, are attacked by White's silver on 5d
+			// (a cheaper class than the bishop, the gold's own class).
+			name: "bishop and gold attacked by a silver",
+			sfen: "4k4/9/9/4s4/4BG3/4PP3/9/9/4K4 w - 1",
+			want: map[string]int{"threat/bishop/to-move0": 1, "threat/gold/to-move0": 0, "threat/count1/to-move0": 1},
+		},
+		{
+			// Black to move; White's king on 5a. Black's rook on 5e
+			// pins White's pawn on 5c; Black's bishop on 9e reaches 5a
+			// through 8d, 7c and 6b, where it pins White's silver (both
+			// White's features: -1); Black's lance on 1i is on another
+			// file. White's horse on 5h checks Black's king on 5i (+1).
+			name: "lines",
+			sfen: "4k4/3s5/4p4/9/B3R4/9/9/4+b4/4K3L b - 1",
+			want: map[string]int{"line/rook/pin": -1, "line/bishop/pin": -1, "line/horse/check": 1,
+				"line/lance/check": 0, "line/lance/pin": 0, "line/lance/two": 0},
+		},
+		{
+			// Black to move; White has a gold and two pawns in hand;
+			// Black's king on 5i, White's silver on 4g attacks 5h
+			// (holding a Black gold) and 4h (empty: one weak square).
+			// Black's king escapes to 6h, 4i, 6i (not attacked, not
+			// own): 3 escapes with Black to move; White's king on 5a
+			// has 5 (5b, 4b, 6b, 4a, 6a) with Black to move.
+			name: "drops and escapes",
+			sfen: "4k4/9/9/9/9/9/5s3/4G4/4K4 b g2p 1",
+			want: map[string]int{"drop/gold/weak1": 1, "drop/pawn/weak1": 1, "drop/gold/weak0": 0,
+				"escape/3/enemy-to-move0": 1, "escape/5/enemy-to-move1": -1,
+				"excess-tm/0": -1, "excess-tm/1": 0},
+		},
+		{
+			// Black to move. White's king on 5a: Black's pawns on 5g
+			// and 4g, none on 6 (files of the enemy king and next);
+			// White's pawns on 5c and 6c. Black's king on 5i: the same
+			// files seen from White (its pawns 5c, 6c; Black's 5g, 4g).
+			// Black has a pawn in hand, White none.
+			name: "pawn files",
+			sfen: "4k4/9/3pp4/9/9/9/4PP3/9/4K4 b P 1",
+			want: map[string]int{
+				// Black around White's king: 5 own+enemy, 4 own, 6 enemy; hand 1
+				"pawn-file/enemy-king/file/own1/enemy1/hand1": 1,
+				"pawn-file/enemy-king/file/own1/enemy1/hand0": -1,
+				"pawn-file/enemy-king/next/own1/enemy0/hand1": 1,
+				"pawn-file/enemy-king/next/own0/enemy1/hand1": 1,
+				// White around Black's king (hand 0: White has none):
+				// 5 own+enemy, 6 own, 4 enemy
+				"pawn-file/enemy-king/next/own1/enemy0/hand0": -1,
+				"pawn-file/enemy-king/next/own0/enemy1/hand0": -1,
+				// Black around its own king (White's hand: 0) and White
+				// around its own (Black's hand: 1)
+				"pawn-file/own-king/file/own1/enemy1/hand0": 1,
+				"pawn-file/own-king/file/own1/enemy1/hand1": -1,
+			},
+		},
+		{
 			// Black's king on 5i, its gold in front on 5h; White's
 			// silver on 4g attacks 5h and 4h.
 			name: "zone",
