@@ -200,8 +200,8 @@ type Searcher struct {
 	rfpCuts, futilityPrunes uint64
 	// aspFails counts the root searches that fell outside the aspiration
 	// window (searchRoot).
-	aspFails uint64
-	noNull, noExtensions    bool
+	aspFails             uint64
+	noNull, noExtensions bool
 	// Threads is the number of threads of a search (lazy SMP, smp.go):
 	// 1 (or less) searches alone, as the search always did.
 	Threads int
