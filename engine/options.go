@@ -77,7 +77,7 @@ func newOptions() *options {
 			help: "under go nodes, step the threshold by 2 instead of 4 when the larger step is not expected to end within the nodes left (as under a clock)"},
 		{name: "QSearchTT", kind: "check", def: "false",
 			help: "quiescence search probes and stores the transposition table and tries its move first"},
-		{name: "Aspiration", kind: "spin", def: "0", min: 0, max: 10000,
+		{name: "Aspiration", kind: "spin", def: strconv.Itoa(DefaultAspiration), min: 0, max: 10000,
 			help: "realization mode: half width in centipawns of the root's window around the last iteration's score, widened on a fail (0: a full window)"},
 		{name: "DepthFullWidth", kind: "check", def: "false",
 			help: "depth mode without the plausible-move generator: every legal move at every depth (the paper's full-width baseline)"},

@@ -441,10 +441,12 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 // whose score was no mate) in a window of ±Aspiration centipawns around
 // the last iteration's score, widened fourfold on the side that failed
 // until the value falls inside (a fail high's move is searched first in
-// the next try). last is the result of the iterations so far.
+// the next try). last is the result of the iterations so far. The
+// Bayesian search's noisy simulations (engine/bayes_noise.go) keep the
+// full window, as they were measured.
 func (s *Searcher) searchRoot(budget int, last Result) Value {
 	delta := Value(s.Aspiration)
-	if delta <= 0 || s.Mode != ModeRealization || s.MultiPV > 1 || last.Budget <= 0 ||
+	if delta <= 0 || s.Mode != ModeRealization || s.MultiPV > 1 || last.Budget <= 0 || s.noise.sigma != 0 ||
 		last.Score >= MateInMaxPly || last.Score <= -MateInMaxPly {
 		return s.search(0, budget, -InfiniteValue, InfiniteValue, true)
 	}
@@ -894,15 +896,20 @@ type sopts struct {
 	Aspiration int
 }
 
-// Defaults of the NullMove, ReverseFutility and Futility options.
+// Defaults of the NullMove, ReverseFutility, Futility and Aspiration options.
 const (
 	DefaultNullMoveRP      = false
 	DefaultReverseFutility = false
 	DefaultFutility        = false
+	// DefaultAspiration is the Aspiration option's default (session 6:
+	// 50 cp won the node-limited self-play against a full window,
+	// docs/experiments.md).
+	DefaultAspiration = 50
 )
 
 func defaultSOpts() sopts {
-	return sopts{NullMoveRP: DefaultNullMoveRP, ReverseFutility: DefaultReverseFutility, Futility: DefaultFutility}
+	return sopts{NullMoveRP: DefaultNullMoveRP, ReverseFutility: DefaultReverseFutility, Futility: DefaultFutility,
+		Aspiration: DefaultAspiration}
 }
 
 // Reverse futility pruning ("static null move") in the realization mode:

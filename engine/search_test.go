@@ -370,6 +370,7 @@ func TestAspiration(t *testing.T) {
 		t.Fatal(err)
 	}
 	full := newTestSearcher()
+	full.Aspiration = 0 // a full window (the default is DefaultAspiration)
 	rf := full.Search(pos.Clone(), Limits{MaxBudget: 700}, nil)
 	for _, tc := range []struct {
 		name      string
