@@ -75,6 +75,10 @@ func newOptions() *options {
 			help: "futility pruning of quiet moves into leaves in the realization mode (static evaluation far below alpha)"},
 		{name: "NodeLimitStep", kind: "check", def: "false",
 			help: "under go nodes, step the threshold by 2 instead of 4 when the larger step is not expected to end within the nodes left (as under a clock)"},
+		{name: "QSearchTT", kind: "check", def: "false",
+			help: "quiescence search probes and stores the transposition table and tries its move first"},
+		{name: "Aspiration", kind: "spin", def: strconv.Itoa(DefaultAspiration), min: 0, max: 10000,
+			help: "realization mode: half width in centipawns of the root's window around the last iteration's score, widened on a fail (0: a full window)"},
 		{name: "DepthFullWidth", kind: "check", def: "false",
 			help: "depth mode without the plausible-move generator: every legal move at every depth (the paper's full-width baseline)"},
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)

@@ -31,6 +31,9 @@ type qopts struct {
 	// QCheckPlies: quiet checks (drops included) that do not lose the
 	// checking piece by static exchange on the first QCheckPlies plies.
 	QCheckPlies int
+	// QTT probes and stores quiescence results in the transposition
+	// table and tries the table's move first (USI QSearchTT; qsearchTT).
+	QTT bool
 }
 
 func defaultQOpts() qopts {
@@ -65,6 +68,24 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 	if ply >= MaxPly || qply >= maxQPly {
 		return s.evaluate()
 	}
+	var key uint64
+	ttMove := kifu.MoveNone
+	origAlpha := alpha
+	store := s.QTT
+	if s.QTT {
+		key = pos.Key() ^ s.noise.salt
+		if e, ok := s.TT.Probe(key); ok {
+			ttMove = pos.ToMove(e.move)
+			store = int(e.budget) <= qttBase // a main search's entry is kept
+			if int(e.budget) >= qttBudget(qply) && beta-alpha == 1 {
+				v := valueFromTT(Value(e.value), ply)
+				b := Bound(e.genBound & 3)
+				if b == BoundExact || (b == BoundLower && v >= beta) || (b == BoundUpper && v <= alpha) {
+					return v
+				}
+			}
+		}
+	}
 	inCheck := pos.InCheck()
 	var moves []kifu.Move
 	best := -InfiniteValue
@@ -76,6 +97,9 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 	} else {
 		stand := s.evaluate()
 		if stand >= beta {
+			if store {
+				s.TT.Store(key, 0, valueToTT(stand, ply), 0, qttBudget(qply), BoundLower)
+			}
 			return stand
 		}
 		best = stand
@@ -94,9 +118,13 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 		if m.IsPromotion() {
 			sc += 300
 		}
+		if m == ttMove {
+			sc = orderTT
+		}
 		f.order[i] = sc
 	}
 	costs := f.costs[:n]
+	var bestMove kifu.Move
 	for i := 0; i < n; i++ {
 		m, _ := pickNext(f, moves, costs, i)
 		pos.DoMove(m)
@@ -109,6 +137,7 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 			best = v
 			if v > alpha {
 				alpha = v
+				bestMove = m
 				s.updatePV(ply, m)
 				if v >= beta {
 					break
@@ -116,8 +145,32 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 			}
 		}
 	}
+	if store {
+		bound := BoundUpper
+		switch {
+		case best >= beta:
+			bound = BoundLower
+		case best > origAlpha:
+			bound = BoundExact
+		}
+		s.TT.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, qttBudget(qply), bound)
+	}
 	return best
 }
+
+// Quiescence results in the transposition table (QTT): a quiescence node
+// stores its value with the budget qttBudget(qply), below any budget of
+// the main search (whose expanded nodes have budgets >= 0, or a little
+// below in check), so the main search never takes a quiescence value for
+// its own; a quiescence node takes a stored value whose budget is at
+// least its own: the main search's, or a quiescence search's from as
+// close to its leaf or closer (the first plies try more moves: escapes,
+// losing captures). Values are taken only in null windows, so the
+// principal variation keeps its quiescence moves; and a quiescence node
+// never overwrites a main search's entry of its position.
+const qttBase = -30000
+
+func qttBudget(qply int) int { return qttBase - qply }
 
 // quiescenceMoves collects the moves tried at a quiet leaf: recaptures on
 // the last move's square, captures and promotions that do not lose

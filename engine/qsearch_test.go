@@ -80,3 +80,64 @@ func TestQuiescenceQuietChecks(t *testing.T) {
 		})
 	}
 }
+
+// TestQuiescenceTT: with QSearchTT a quiescence node stores its result in
+// the table and a second search of the same node in the same window takes
+// it from there (one node, the same value); a main search's entry of the
+// position is kept (the quiescence result is exact here, and would
+// replace it); without the option the quiescence search stores nothing.
+func TestQuiescenceTT(t *testing.T) {
+	const sfen = "4k4/4s4/5g3/9/9/9/9/9/4LR2K b - 1"
+	for _, on := range []bool{true, false} {
+		pos := kifutest.MustSFEN(t, sfen)
+		s := newTestSearcher()
+		s.QTT = on
+		s.pos, s.ctl = pos, NewControl(Limits{})
+		v1 := s.qsearch(1, 999, 1000, 0)
+		n1 := s.nodes
+		v2 := s.qsearch(1, 999, 1000, 0)
+		n2 := s.nodes - n1
+		if v1 != v2 {
+			t.Errorf("QTT %v: values %d then %d", on, v1, v2)
+		}
+		if on && (n1 < 2 || n2 != 1) {
+			t.Errorf("QTT on: %d nodes, then %d; want the second search from the table (1)", n1, n2)
+		}
+		if !on && n2 != n1 {
+			t.Errorf("QTT off: %d nodes, then %d; want the same search twice", n1, n2)
+		}
+		if _, ok := s.TT.Probe(pos.Key()); ok != on {
+			t.Errorf("QTT %v: an entry stored %v", on, ok)
+		}
+
+		// A main search's entry (budget 300, a lower bound that cuts nothing).
+		s.TT.Clear()
+		s.TT.Store(pos.Key(), 0, -5000, 0, 300, BoundLower)
+		s.qsearch(1, -InfiniteValue, InfiniteValue, 0)
+		if e, ok := s.TT.Probe(pos.Key()); !ok || e.budget != 300 || Value(e.value) != -5000 {
+			t.Errorf("QTT %v: the main search's entry became %+v (found %v)", on, e, ok)
+		}
+	}
+}
+
+// TestQuiescenceTTSearch: searches of real-game positions to 2^-7 with
+// QSearchTT take fewer nodes than without and find the same best move
+// and score.
+func TestQuiescenceTTSearch(t *testing.T) {
+	for _, bp := range benchPositions[1:3] {
+		t.Run(bp.name, func(t *testing.T) {
+			pos := kifutest.MustSFEN(t, bp.sfen)
+			with, without := newTestSearcher(), newTestSearcher()
+			with.QTT = true
+			rw := with.Search(pos.Clone(), Limits{MaxBudget: 700}, nil)
+			ro := without.Search(pos.Clone(), Limits{MaxBudget: 700}, nil)
+			t.Logf("2^-7: %d nodes with, %d without; best %s %d / %s %d", rw.Nodes, ro.Nodes, rw.Move, rw.Score, ro.Move, ro.Score)
+			if rw.Nodes >= ro.Nodes {
+				t.Errorf("%d nodes with, not fewer than %d without", rw.Nodes, ro.Nodes)
+			}
+			if rw.Move != ro.Move || rw.Score != ro.Score {
+				t.Errorf("best %s %d with, %s %d without", rw.Move, rw.Score, ro.Move, ro.Score)
+			}
+		})
+	}
+}

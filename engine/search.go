@@ -198,7 +198,10 @@ type Searcher struct {
 	// rfpCuts and futilityPrunes count the nodes cut by reverse futility
 	// and the moves skipped by futility pruning.
 	rfpCuts, futilityPrunes uint64
-	noNull, noExtensions    bool
+	// aspFails counts the root searches that fell outside the aspiration
+	// window (searchRoot).
+	aspFails             uint64
+	noNull, noExtensions bool
 	// Threads is the number of threads of a search (lazy SMP, smp.go):
 	// 1 (or less) searches alone, as the search always did.
 	Threads int
@@ -363,7 +366,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	}
 	s.reSearches = 0
 	s.nullTries, s.nullCuts = 0, 0
-	s.rfpCuts, s.futilityPrunes = 0, 0
+	s.rfpCuts, s.futilityPrunes, s.aspFails = 0, 0, 0
 	s.rootBest = kifu.MoveNone
 	var sched iterSchedule
 	s.startHelpers(pos, maxBudget)
@@ -373,7 +376,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		s.iterMove = kifu.MoveNone
 		s.iterStats = s.iterStats[:0]
 		sched.begin(s.nodes)
-		v := s.search(0, budget, -InfiniteValue, InfiniteValue, true)
+		v := s.searchRoot(budget, res)
 		if s.aborted {
 			// The previous iteration's best move is searched first (see
 			// rootBest), so a best move of the unfinished iteration is
@@ -383,6 +386,9 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 				if s.iterMove != kifu.MoveNone {
 					res.Move, res.Score = s.iterMove, s.iterValue
 					res.PV = append(res.PV[:0], root.pv[:root.pvLen]...)
+					if len(res.PV) == 0 { // an aspiration re-search (searchRoot) cut short
+						res.PV = append(res.PV, res.Move)
+					}
 					if info != nil {
 						i := s.info(budget, res.Score, res.PV)
 						i.Bound = BoundLower // the moves not searched may be better
@@ -428,6 +434,44 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		res.Ponder = res.PV[1]
 	}
 	return s.finish(res)
+}
+
+// searchRoot searches the root at budget: with a full window, or with
+// Aspiration (realization mode, one line, after a finished iteration
+// whose score was no mate) in a window of ±Aspiration centipawns around
+// the last iteration's score, widened fourfold on the side that failed
+// until the value falls inside (a fail high's move is searched first in
+// the next try). last is the result of the iterations so far. The
+// Bayesian search's noisy simulations (engine/bayes_noise.go) keep the
+// full window, as they were measured.
+func (s *Searcher) searchRoot(budget int, last Result) Value {
+	delta := Value(s.Aspiration)
+	if delta <= 0 || s.Mode != ModeRealization || s.MultiPV > 1 || last.Budget <= 0 || s.noise.sigma != 0 ||
+		last.Score >= MateInMaxPly || last.Score <= -MateInMaxPly {
+		return s.search(0, budget, -InfiniteValue, InfiniteValue, true)
+	}
+	alpha, beta := max(last.Score-delta, -InfiniteValue), min(last.Score+delta, InfiniteValue)
+	for {
+		v := s.search(0, budget, alpha, beta, true)
+		if s.aborted || v > alpha && v < beta {
+			return v
+		}
+		s.aspFails++
+		delta *= 4
+		if v <= alpha {
+			alpha = max(v-delta, -InfiniteValue)
+			if v <= -MateInMaxPly {
+				alpha = -InfiniteValue
+			}
+		} else {
+			beta = min(v+delta, InfiniteValue)
+			if v >= MateInMaxPly {
+				beta = InfiniteValue
+			}
+			s.rootBest = s.iterMove // the move that failed high first
+		}
+		s.iterStats = s.iterStats[:0]
+	}
 }
 
 // fallbackMove returns a root move for a search cut short before any
@@ -846,17 +890,26 @@ type sopts struct {
 	// when the next iteration at BudgetStep is not expected to end within
 	// it (Searcher.nextStep; USI NodeLimitStep).
 	NodeHalfStep bool
+	// Aspiration is the half width in centipawns of the root's window
+	// around the last iteration's score (searchRoot; USI Aspiration; 0:
+	// a full window).
+	Aspiration int
 }
 
-// Defaults of the NullMove, ReverseFutility and Futility options.
+// Defaults of the NullMove, ReverseFutility, Futility and Aspiration options.
 const (
 	DefaultNullMoveRP      = false
 	DefaultReverseFutility = false
 	DefaultFutility        = false
+	// DefaultAspiration is the Aspiration option's default (session 6:
+	// 50 cp won the node-limited self-play against a full window,
+	// docs/experiments.md).
+	DefaultAspiration = 50
 )
 
 func defaultSOpts() sopts {
-	return sopts{NullMoveRP: DefaultNullMoveRP, ReverseFutility: DefaultReverseFutility, Futility: DefaultFutility}
+	return sopts{NullMoveRP: DefaultNullMoveRP, ReverseFutility: DefaultReverseFutility, Futility: DefaultFutility,
+		Aspiration: DefaultAspiration}
 }
 
 // Reverse futility pruning ("static null move") in the realization mode:

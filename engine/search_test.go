@@ -358,3 +358,43 @@ func TestFrontierPruningConditions(t *testing.T) {
 		t.Errorf("futile %d, not futile %d: the position does not test both", kinds[0], kinds[1])
 	}
 }
+
+// TestAspiration: with Aspiration the root of a real-game position is
+// searched in a window around the last iteration's score; a narrow
+// window (25 cp) fails on the way to 2^-7 and is widened, and the search
+// still finds the full window's best move; with 0, or with MultiPV 2, no
+// window is narrowed (and the search is the full window's, node for node).
+func TestAspiration(t *testing.T) {
+	pos, err := kifu.ParseSFEN(benchPositions[0].sfen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := newTestSearcher()
+	full.Aspiration = 0 // a full window (the default is DefaultAspiration)
+	rf := full.Search(pos.Clone(), Limits{MaxBudget: 700}, nil)
+	for _, tc := range []struct {
+		name      string
+		asp, mpv  int
+		wantFails bool
+	}{
+		{"25 cp", 25, 1, true},
+		{"off", 0, 1, false},
+		{"MultiPV 2", 25, 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newTestSearcher()
+			s.Aspiration, s.MultiPV = tc.asp, tc.mpv
+			r := s.Search(pos.Clone(), Limits{MaxBudget: 700}, nil)
+			t.Logf("%d nodes, %d fails, best %s %d (full window: %d nodes, %s %d)", r.Nodes, s.aspFails, r.Move, r.Score, rf.Nodes, rf.Move, rf.Score)
+			if (s.aspFails > 0) != tc.wantFails {
+				t.Errorf("%d aspiration fails, want some: %v", s.aspFails, tc.wantFails)
+			}
+			if r.Move != rf.Move || len(r.PV) == 0 {
+				t.Errorf("best %s (PV %v), want %s", r.Move, r.PV, rf.Move)
+			}
+			if tc.asp == 0 && (r.Nodes != rf.Nodes || r.Score != rf.Score) {
+				t.Errorf("off: %d nodes, score %d; want the full window's %d, %d", r.Nodes, r.Score, rf.Nodes, rf.Score)
+			}
+		})
+	}
+}

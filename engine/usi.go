@@ -282,6 +282,7 @@ func (u *usi) prepare(clear bool) *Searcher {
 	s.ReverseFutility, s.Futility = u.opts.bool("ReverseFutility"), u.opts.bool("Futility")
 	s.NodeHalfStep = u.opts.bool("NodeLimitStep")
 	s.QCheckPlies = u.opts.int("QCheckPlies")
+	s.QTT, s.Aspiration = u.opts.bool("QSearchTT"), u.opts.int("Aspiration")
 	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
 	if want != u.tablesFor {
 		held := s.TT.SizeMB() + s.Mate.SizeMB()
