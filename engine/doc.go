@@ -71,12 +71,14 @@
 //	ResignValue    resign this many centipawns below zero (99999: only when mated)
 //	DrawValue      score of a repetition draw for the engine, centipawns (0)
 //	EnteringKingRule CSARule27 (default) | CSARule27H | CSARule24 | CSARule24H | TryRule | NoEnteringKing
+//	Aspiration     root aspiration window of the realization mode, ±cp around the last iteration's score, 0 for none (50)
 //
 // The options of the experiments are off, or at today's value, by default:
 // the quiescence search's QEscapePlies, QLosingPlies and QCheckPlies
 // (quiet checks on its first plies), NullMove (null-move pruning in the
 // realization mode), ReverseFutility and Futility (frontier pruning in the
-// realization mode, engine/search.go), NodeLimitStep (a half threshold
+// realization mode, engine/search.go), QSearchTT (the transposition table
+// in quiescence, engine/qsearch.go), NodeLimitStep (a half threshold
 // step under go nodes, engine/timeman.go), the threat stacks (ThreatStacks and its Threat*
 // rules, engine/threat) and the Bayesian randomized search (Bayes and its
 // Bayes* settings, engine/bayes). "usi" lists every option with its range.
