@@ -146,14 +146,7 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 		}
 	}
 	if store {
-		bound := BoundUpper
-		switch {
-		case best >= beta:
-			bound = BoundLower
-		case best > origAlpha:
-			bound = BoundExact
-		}
-		s.TT.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, qttBudget(qply), bound)
+		s.TT.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, qttBudget(qply), boundOf(best, origAlpha, beta))
 	}
 	return best
 }

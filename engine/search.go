@@ -774,14 +774,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			}
 		}
 	}
-	bound := BoundUpper
-	switch {
-	case best >= beta:
-		bound = BoundLower
-	case best > origAlpha:
-		bound = BoundExact
-	}
-	s.TT.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, budget, bound)
+	s.TT.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, budget, boundOf(best, origAlpha, beta))
 	return best
 }
 

@@ -19,6 +19,18 @@ const (
 	BoundExact Bound = BoundUpper | BoundLower
 )
 
+// boundOf returns the bound that a fail-soft search's best value gives,
+// searched in the window (alpha, beta).
+func boundOf(best, alpha, beta Value) Bound {
+	switch {
+	case best >= beta:
+		return BoundLower
+	case best > alpha:
+		return BoundExact
+	}
+	return BoundUpper
+}
+
 // ttEntry is what one slot of the transposition table holds, decoded.
 //
 //	key32   upper 32 bits of the Zobrist key
