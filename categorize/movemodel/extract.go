@@ -51,6 +51,7 @@ type Extractor struct {
 	mateFrom    kifu.Bitboard // the origins of their mating moves
 	mateTo      kifu.Bitboard // the destinations of their mating moves
 	theirAtt    kifu.Bitboard // the squares the opponent attacks
+	ac          attCache
 	legal       [kifu.MaxMoves]kifu.Move
 	replies     [kifu.MaxMoves]kifu.Move
 	checks      [kifu.MaxMoves]kifu.Move
@@ -65,6 +66,7 @@ func (x *Extractor) Reset(pos *kifu.Position, prev kifu.Move) {
 	x.us = pos.SideToMove()
 	x.them = x.us.Opp()
 	x.occ = pos.Occupied()
+	x.resetCache()
 	x.ourK = pos.KingSquare(x.us)
 	x.theirK = pos.KingSquare(x.them)
 	x.phase = phaseBucket(pos.MoveNumber())
@@ -209,8 +211,8 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 	out = append(out, id3(tKindToCounts, k, countBucket(att), countBucket(def)))
 	var fatt, fdef kifu.Bitboard
 	if !drop {
-		fatt = x.pos.AttackersTo(x.them, from, x.occ)
-		fdef = x.pos.AttackersTo(x.us, from, x.occ)
+		fatt = x.attackers(x.them, from)
+		fdef = x.attackers(x.us, from)
 		out = append(out, id3(tKindFromCounts, k, countBucket(fatt), countBucket(fdef)))
 	}
 	out = append(out, id2(tKindToLeastAtt, k, x.least(att)), id2(tKindToLeastDef, k, x.least(def)))

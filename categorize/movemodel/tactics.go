@@ -92,13 +92,13 @@ func (x *Extractor) tactics(m kifu.Move, check, kingAttack, craThreat bool) (t t
 	// not before. The moved piece itself is the SEE's business.
 	cand := kifu.RookAttacks(to, occ).Or(kifu.BishopAttacks(to, occ))
 	if !drop {
-		cand = cand.Or(kifu.Attacks(m.Piece(), from, x.occ)).Or(kifu.RookAttacks(from, x.occ)).Or(kifu.BishopAttacks(from, x.occ))
+		cand = cand.Or(kifu.Attacks(m.Piece(), from, x.occ)).Or(x.lines(from))
 	}
 	// A piece they do not attack now can be attacked after the move only
 	// along a line through the vacated origin.
 	reach := x.theirAtt
 	if !drop {
-		reach = reach.Or(kifu.RookAttacks(from, x.occ)).Or(kifu.BishopAttacks(from, x.occ))
+		reach = reach.Or(x.lines(from))
 	}
 	cand = cand.And(x.pos.Pieces(x.us)).And(reach).AndNot(x.hangBB).AndNot(kifu.SquareBB(to))
 	if x.ourK != kifu.NoSquare {
