@@ -46,7 +46,7 @@ func (x *Extractor) resetTactics() {
 	x.pos.DoNullMove()
 	for _, c := range x.pos.GenerateMoves(kifu.Checks, x.checks[:0]) {
 		x.pos.DoMove(c)
-		mate := len(x.pos.GenerateMoves(kifu.Evasions, x.replies[:0])) == 0
+		mate := x.mated()
 		x.pos.UndoMove()
 		if mate {
 			x.threatened = true
@@ -225,7 +225,7 @@ func (x *Extractor) mateInOneAfter(m kifu.Move) bool {
 	mate := false
 	for _, c := range x.pos.GenerateMoves(kifu.Checks, x.checks[:0]) {
 		x.pos.DoMove(c)
-		mate = len(x.pos.GenerateMoves(kifu.Evasions, x.replies[:0])) == 0
+		mate = x.mated()
 		x.pos.UndoMove()
 		if mate {
 			break
@@ -234,6 +234,24 @@ func (x *Extractor) mateInOneAfter(m kifu.Move) bool {
 	x.pos.UndoNullMove()
 	x.pos.UndoMove()
 	return mate
+}
+
+// mated reports whether the side to move, in check, is mated. Most checks
+// leave the king a square to step to, which is tried first (a king move is
+// legal when no enemy piece attacks its destination with the king off its
+// square); the evasions are generated only when none is.
+func (x *Extractor) mated() bool {
+	p := x.pos
+	side := p.SideToMove()
+	if k := p.KingSquare(side); k != kifu.NoSquare {
+		occ := p.Occupied().AndNot(kifu.SquareBB(k))
+		for b := kifu.Attacks(kifu.NewPiece(side, kifu.King), k, occ).AndNot(p.Pieces(side)); b.Any(); {
+			if !p.AttackersTo(side.Opp(), b.Pop(), occ).Any() {
+				return false
+			}
+		}
+	}
+	return len(p.GenerateMoves(kifu.Evasions, x.replies[:0])) == 0
 }
 
 // appendTactics appends the exposed, pin and mate threat features of m
