@@ -51,6 +51,12 @@ type Extractor struct {
 	mateFrom    kifu.Bitboard // the origins of their mating moves
 	mateTo      kifu.Bitboard // the destinations of their mating moves
 	theirAtt    kifu.Bitboard // the squares the opponent attacks
+	lastOK      bool          // the previous move is known (the lastmove group)
+	lastSq      kifu.Square   // where the opponent's last move ended
+	lastAtt     kifu.Bitboard // the squares its piece attacks
+	lastNew     kifu.Bitboard // those it did not attack before the move
+	lastUnguard kifu.Bitboard // those it attacked from its origin that no piece of theirs attacks now
+	lastTarget  kifu.Square   // our most valuable piece in lastNew (the king left out), NoSquare if none
 	ac          attCache
 	board       [padNB]uint8 // the pattern group's occupant of each square (occName), padded with edges
 	dirDelta    [dirNB]int   // the padded index difference to each neighbour, seen from the side to move
@@ -99,6 +105,7 @@ func (x *Extractor) Reset(pos *kifu.Position, prev kifu.Move) {
 	x.resetPattern()
 	x.resetThreats()
 	x.resetTactics()
+	x.resetLastMove(prev)
 }
 
 // LegalMoves returns the legal moves of the position x was reset for
@@ -295,9 +302,10 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 		out = append(out, id3(tKindPattern, k, d, occ))
 	}
 
-	// Threat and hanging; exposed, pin and mate threat.
+	// Threat and hanging; exposed and mate threat; the last move.
 	out = x.appendThreats(m, k, see, out)
-	return x.appendTactics(m, k, see, &an, out)
+	out = x.appendTactics(m, k, see, &an, out)
+	return x.appendLastMove(m, k, see, out)
 }
 
 // The pattern group reads the neighbours of a square from a board of

@@ -13,7 +13,7 @@ import (
 // Version identifies the feature set: a model's weights are indexed by
 // feature ID, so weights fitted with one version are meaningless with
 // another. Bump it whenever a template is added, removed or changes.
-const Version = 6
+const Version = 7
 
 // Feature is a feature ID, 0..NumFeatures()-1.
 type Feature = uint16
@@ -37,12 +37,12 @@ const (
 	GroupThreat                  // the opponent pieces the move attacks (worth it or not, forks, pinned targets, discovered attacks)
 	GroupHanging                 // our most valuable hanging piece: does the move save it (and did their last move attack it)
 	GroupExposed                 // our pieces the move leaves hanging (a defender moved away, a line opened)
-	GroupPin                     // the opponent piece the moved slider pins to their king or a more valuable piece
 	GroupMateThreat              // a mate in one the move threatens; what the move does about the opponent's
+	GroupLastMove                // the opponent's last move: what its piece attacks now and newly, what it stopped guarding
 	GroupNB
 )
 
-var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging", "exposed", "pin", "matethreat"}
+var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging", "exposed", "matethreat", "lastmove"}
 
 func (g Group) String() string {
 	if g < GroupNB {
@@ -205,11 +205,14 @@ var (
 	dHangCount    = dim{"hanging-count", 3, names([]string{"1", "2", "3+"})}
 	dExposed      = dim{"exposed", pieceNB, pieceName}
 	dExposedCount = dim{"exposed-count", 3, names([]string{"1", "2", "3+"})}
-	dPinnedPiece  = dim{"pins", pieceNB, pieceName}
-	dPinnedTo     = dim{"pinned-to", pieceNB, pieceName}
-	dPinKing      = dim{"pin-to-king", 2, names([]string{"no", "yes"})}
 	dMateThreat   = dim{"mate-threat", 2, names([]string{"no", "yes"})}
 	dMateRespond  = dim{"their-mate-threat", respNB, names([]string{"king-moves", "captures-mater", "occupies", "guards", "checks", "none"})}
+	dFromLast     = dim{"from-newly-attacked", 2, names([]string{"no", "yes"})}
+	dToLast       = dim{"to-attacked-by-last", 2, names([]string{"no", "yes"})}
+	dUnguarded    = dim{"to-unguarded-by-last", 2, names([]string{"no", "yes"})}
+	dLastTarget   = dim{"last-move-target", pieceNB, pieceName}
+	dLastResp     = dim{"answer", lastRespNB, names([]string{"moves-it", "captures-attacker", "defends", "other"})}
+	dCounter      = dim{"attacks-last-piece", 2, names([]string{"no", "yes"})}
 )
 
 // A template is a conjunction of dims; its features are the cells of
@@ -275,12 +278,14 @@ const (
 	tHangCount
 	tKindExposed
 	tExposedCount
-	tPin
-	tKindPin
 	tKindMateThreat
 	tDangerMateThreat
 	tKindMateRespond
 	tDangerMateRespond
+	tKindLastAttack
+	tKindUnguarded
+	tLastTarget
+	tKindCounter
 	tmplNB
 )
 
@@ -335,12 +340,14 @@ var templates = func() []template {
 		{id: tHangCount, group: GroupHanging, dims: []dim{dHangCount, dHangOutcome}},
 		{id: tKindExposed, group: GroupExposed, dims: []dim{dKind, dExposed}},
 		{id: tExposedCount, group: GroupExposed, dims: []dim{dExposedCount, dSafe, dChecks}},
-		{id: tPin, group: GroupPin, dims: []dim{dPinnedPiece, dPinnedTo, dSafe}},
-		{id: tKindPin, group: GroupPin, dims: []dim{dKind, dPinKing}},
 		{id: tKindMateThreat, group: GroupMateThreat, dims: []dim{dKind, dMateThreat, dSafe}},
 		{id: tDangerMateThreat, group: GroupMateThreat, dims: []dim{dTheirDanger, dMateThreat}},
 		{id: tKindMateRespond, group: GroupMateThreat, dims: []dim{dKind, dMateRespond}},
 		{id: tDangerMateRespond, group: GroupMateThreat, dims: []dim{dOurDanger, dMateRespond}},
+		{id: tKindLastAttack, group: GroupLastMove, dims: []dim{dKind, dFromLast, dToLast}},
+		{id: tKindUnguarded, group: GroupLastMove, dims: []dim{dKind, dUnguarded, dCapture}},
+		{id: tLastTarget, group: GroupLastMove, dims: []dim{dLastTarget, dLastResp, dSafe}},
+		{id: tKindCounter, group: GroupLastMove, dims: []dim{dKind, dCounter, dSafe}},
 	}
 	base := 0
 	for i := range t {
