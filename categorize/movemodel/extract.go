@@ -57,6 +57,10 @@ type Extractor struct {
 	lastNew     kifu.Bitboard // those it did not attack before the move
 	lastUnguard kifu.Bitboard // those it attacked from its origin that no piece of theirs attacks now
 	lastTarget  kifu.Square   // our most valuable piece in lastNew (the king left out), NoSquare if none
+	ourHand     int           // the hand group: our pieces in hand (handBucket)
+	theirHand   int           // theirs
+	theirMajors int           // their rooks and bishops in hand, at most 2
+	hand        kifu.Hand     // our hand
 	ac          attCache
 	board       [padNB]uint8 // the pattern group's occupant of each square (occName), padded with edges
 	dirDelta    [dirNB]int   // the padded index difference to each neighbour, seen from the side to move
@@ -106,6 +110,7 @@ func (x *Extractor) Reset(pos *kifu.Position, prev kifu.Move) {
 	x.resetThreats()
 	x.resetTactics()
 	x.resetLastMove(prev)
+	x.resetHand()
 }
 
 // LegalMoves returns the legal moves of the position x was reset for
@@ -305,7 +310,8 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 	// Threat and hanging; exposed and mate threat; the last move.
 	out = x.appendThreats(m, k, see, out)
 	out = x.appendTactics(m, k, see, &an, out)
-	return x.appendLastMove(m, k, see, out)
+	out = x.appendLastMove(m, k, see, out)
+	return x.appendHand(m, k, out)
 }
 
 // The pattern group reads the neighbours of a square from a board of

@@ -13,7 +13,7 @@ import (
 // Version identifies the feature set: a model's weights are indexed by
 // feature ID, so weights fitted with one version are meaningless with
 // another. Bump it whenever a template is added, removed or changes.
-const Version = 7
+const Version = 8
 
 // Feature is a feature ID, 0..NumFeatures()-1.
 type Feature = uint16
@@ -39,10 +39,11 @@ const (
 	GroupExposed                 // our pieces the move leaves hanging (a defender moved away, a line opened)
 	GroupMateThreat              // a mate in one the move threatens; what the move does about the opponent's
 	GroupLastMove                // the opponent's last move: what its piece attacks now and newly, what it stopped guarding
+	GroupHand                    // the pieces in hand: how many of each side, their rooks and bishops, the dropped type's count
 	GroupNB
 )
 
-var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging", "exposed", "matethreat", "lastmove"}
+var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging", "exposed", "matethreat", "lastmove", "hand"}
 
 func (g Group) String() string {
 	if g < GroupNB {
@@ -92,6 +93,7 @@ const (
 	promoteNB = 2
 	evasionNB = 5 // the opponent's legal replies to a check: 0 (mate), 1, 2, 3-4, 5+
 	openNB    = 6 // move number 1-5, 6-10, ..., 26-30
+	handNB    = 5 // pieces in hand: 0, 1, 2-3, 4-6, 7+
 	dirNB     = 8 // the 8 neighbours of a square
 	occNB     = 2 + 2*14
 )
@@ -104,6 +106,7 @@ var (
 	prevNames    = [prevNB]string{"none", "0", "1", "2", "3-4", "5+"}
 	evasionNames = [evasionNB]string{"0", "1", "2", "3-4", "5+"}
 	openNames    = [openNB]string{"1-5", "6-10", "11-15", "16-20", "21-25", "26-30"}
+	handNames    = [handNB]string{"0", "1", "2-3", "4-6", "7+"}
 	// dirNames name the neighbours, as file and rank differences seen
 	// from the side to move (forward is -rank).
 	dirNames = [dirNB]string{"(-1,-1)", "(-1,+0)", "(-1,+1)", "(+0,-1)", "(+0,+1)", "(+1,-1)", "(+1,+0)", "(+1,+1)"}
@@ -213,6 +216,11 @@ var (
 	dLastTarget   = dim{"last-move-target", pieceNB, pieceName}
 	dLastResp     = dim{"answer", lastRespNB, names([]string{"moves-it", "captures-attacker", "defends", "other"})}
 	dCounter      = dim{"attacks-last-piece", 2, names([]string{"no", "yes"})}
+	dOurHand      = dim{"our-hand", handNB, names(handNames[:])}
+	dTheirHand    = dim{"their-hand", handNB, names(handNames[:])}
+	dTheirMajors  = dim{"their-rooks-bishops-in-hand", 3, names([]string{"0", "1", "2+"})}
+	dDropType     = dim{"drops", 7, func(i int) string { return kifu.PieceType(i + 1).String() }}
+	dDropCount    = dim{"in-hand", 4, names([]string{"1", "2", "3", "4+"})}
 )
 
 // A template is a conjunction of dims; its features are the cells of
@@ -286,6 +294,10 @@ const (
 	tKindUnguarded
 	tLastTarget
 	tKindCounter
+	tKindOurHand
+	tKindTheirHand
+	tKindTheirMajors
+	tDropCount
 	tmplNB
 )
 
@@ -348,6 +360,10 @@ var templates = func() []template {
 		{id: tKindUnguarded, group: GroupLastMove, dims: []dim{dKind, dUnguarded, dCapture}},
 		{id: tLastTarget, group: GroupLastMove, dims: []dim{dLastTarget, dLastResp, dSafe}},
 		{id: tKindCounter, group: GroupLastMove, dims: []dim{dKind, dCounter, dSafe}},
+		{id: tKindOurHand, group: GroupHand, dims: []dim{dKind, dOurHand}},
+		{id: tKindTheirHand, group: GroupHand, dims: []dim{dKind, dTheirHand}},
+		{id: tKindTheirMajors, group: GroupHand, dims: []dim{dKind, dTheirMajors, dOurDanger}},
+		{id: tDropCount, group: GroupHand, dims: []dim{dDropType, dDropCount, dPhase}},
 	}
 	base := 0
 	for i := range t {

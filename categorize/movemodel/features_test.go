@@ -115,6 +115,8 @@ func TestAppend(t *testing.T) {
 					want = b2i(lastOK)
 				case tLastTarget:
 					want = b2i(lf.target != 0)
+				case tDropCount:
+					want = b2i(m.IsDrop())
 				case tKindMateThreat, tDangerMateThreat:
 					want = b2i(ta.mateThreat >= 0)
 				case tKindMateRespond, tDangerMateRespond:
