@@ -536,9 +536,27 @@ func (a *Analyzer) zoneAttacked(sq kifu.Square, occ kifu.Bitboard) int {
 // a legal reply.
 func (a *Analyzer) mates(m kifu.Move) bool {
 	a.pos.DoMove(m)
-	n := len(a.pos.GenerateMoves(kifu.Evasions, a.evasions[:0]))
+	mated := a.mated()
 	a.pos.UndoMove()
-	return n == 0
+	return mated
+}
+
+// mated reports whether the side to move, in check, has no legal reply.
+// Most checks leave the king a square to step to, which is tried first (a
+// king move is legal when no enemy piece attacks its destination with the
+// king off its square); the evasions are generated only when none is.
+func (a *Analyzer) mated() bool {
+	p := a.pos
+	side := p.SideToMove()
+	if k := p.KingSquare(side); k != kifu.NoSquare {
+		occ := p.Occupied().AndNot(kifu.SquareBB(k))
+		for b := kifu.Attacks(kifu.NewPiece(side, kifu.King), k, occ).AndNot(p.Pieces(side)); b.Any(); {
+			if !p.AttackersTo(side.Opp(), b.Pop(), occ).Any() {
+				return false
+			}
+		}
+	}
+	return len(p.GenerateMoves(kifu.Evasions, a.evasions[:0])) == 0
 }
 
 // threatensMate reports whether, after the move m (which must not give
@@ -551,9 +569,9 @@ func (a *Analyzer) threatensMate(m kifu.Move) bool {
 	found := false
 	for _, c := range pos.GenerateMoves(kifu.Checks, a.checks[:0]) {
 		pos.DoMove(c)
-		n := len(pos.GenerateMoves(kifu.Evasions, a.evasions[:0]))
+		mated := a.mated()
 		pos.UndoMove()
-		if n == 0 {
+		if mated {
 			found = true
 			break
 		}

@@ -46,16 +46,22 @@
 //   - exposed: our pieces the move leaves hanging that did not hang
 //     before (a defender moved away, a line opened or closed): the most
 //     valuable and how many;
-//   - pin: the opponent piece the moved slider pins to their king or to
-//     a more valuable piece behind it;
 //   - matethreat: whether we would mate in one after the move if the
 //     opponent passed (on the king-attacking moves CRA does not look at,
 //     when their king is in danger), and, when they would mate in one if
-//     we passed, what the move does about it.
+//     we passed, what the move does about it;
+//   - lastmove (version 7): the opponent's last move: whether the move
+//     leaves a square its piece newly attacks and goes to one it attacks,
+//     whether it goes to a square that piece stopped guarding (and no
+//     other of theirs guards), what it does about our most valuable piece
+//     newly attacked (moves it, captures the attacker, defends it, other),
+//     whether the moved piece attacks the last move's piece.
 //
-// The threat, hanging, exposed and pin facts are computed without playing
-// the move, from the occupancy after it (TestThreats and TestTactics
-// check them against the position after the move); the mate threats play
+// (Version 6's pin group, the opponent piece a moved slider pins, was
+// dropped in version 7: it was worth 0.001 nats.) The threat, hanging,
+// exposed and lastmove facts are computed without playing the move, from
+// the occupancy after it (TestThreats, TestTactics and TestLastMove check
+// them against the positions after the move); the mate threats play
 // moves, only where a king is in danger.
 //
 // The weights are fitted by train/movemodel and compiled into tables.

@@ -51,6 +51,19 @@ type Extractor struct {
 	mateFrom    kifu.Bitboard // the origins of their mating moves
 	mateTo      kifu.Bitboard // the destinations of their mating moves
 	theirAtt    kifu.Bitboard // the squares the opponent attacks
+	lastOK      bool          // the previous move is known (the lastmove group)
+	lastSq      kifu.Square   // where the opponent's last move ended
+	lastAtt     kifu.Bitboard // the squares its piece attacks
+	lastNew     kifu.Bitboard // those it did not attack before the move
+	lastUnguard kifu.Bitboard // those it attacked from its origin that no piece of theirs attacks now
+	lastTarget  kifu.Square   // our most valuable piece in lastNew (the king left out), NoSquare if none
+	ourHand     int           // the hand group: our pieces in hand (handBucket)
+	theirHand   int           // theirs
+	theirMajors int           // their rooks and bishops in hand, at most 2
+	hand        kifu.Hand     // our hand
+	ac          attCache
+	board       [padNB]uint8 // the pattern group's occupant of each square (occName), padded with edges
+	dirDelta    [dirNB]int   // the padded index difference to each neighbour, seen from the side to move
 	legal       [kifu.MaxMoves]kifu.Move
 	replies     [kifu.MaxMoves]kifu.Move
 	checks      [kifu.MaxMoves]kifu.Move
@@ -65,6 +78,7 @@ func (x *Extractor) Reset(pos *kifu.Position, prev kifu.Move) {
 	x.us = pos.SideToMove()
 	x.them = x.us.Opp()
 	x.occ = pos.Occupied()
+	x.resetCache()
 	x.ourK = pos.KingSquare(x.us)
 	x.theirK = pos.KingSquare(x.them)
 	x.phase = phaseBucket(pos.MoveNumber())
@@ -92,8 +106,11 @@ func (x *Extractor) Reset(pos *kifu.Position, prev kifu.Move) {
 			x.ourLastTo = om.To()
 		}
 	}
+	x.resetPattern()
 	x.resetThreats()
 	x.resetTactics()
+	x.resetLastMove(prev)
+	x.resetHand()
 }
 
 // LegalMoves returns the legal moves of the position x was reset for
@@ -105,17 +122,33 @@ func (x *Extractor) LegalMoves() []kifu.Move {
 
 // id1, id2 and id3 return the feature ID of the cell of template t at
 // the given values of its dims (the first dim most significant).
-func id1(t tmpl, a int) Feature { return Feature(templates[t].base + a) }
+// They read the templates' bases and dim sizes from arrays indexed by
+// the (usually constant) template, not from the templates' slices: the
+// extraction computes some 50 IDs per move.
+func id1(t tmpl, a int) Feature { return Feature(tmplBase[t] + a) }
 
 func id2(t tmpl, a, b int) Feature {
-	tp := &templates[t]
-	return Feature(tp.base + a*tp.dims[1].n + b)
+	return Feature(tmplBase[t] + a*tmplN1[t] + b)
 }
 
 func id3(t tmpl, a, b, c int) Feature {
-	tp := &templates[t]
-	return Feature(tp.base + (a*tp.dims[1].n+b)*tp.dims[2].n + c)
+	return Feature(tmplBase[t] + (a*tmplN1[t]+b)*tmplN2[t] + c)
 }
+
+// tmplBase, tmplN1 and tmplN2 are each template's base and the sizes of
+// its second and third dims (1 when it has none).
+var tmplBase, tmplN1, tmplN2 = func() (base, n1, n2 [tmplNB]int) {
+	for i, t := range templates {
+		base[i], n1[i], n2[i] = t.base, 1, 1
+		if len(t.dims) > 1 {
+			n1[i] = t.dims[1].n
+		}
+		if len(t.dims) > 2 {
+			n2[i] = t.dims[2].n
+		}
+	}
+	return base, n1, n2
+}()
 
 // Append appends the features of the legal move m of the position x was
 // reset for to out, and returns it. The IDs are distinct and in template
@@ -209,8 +242,8 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 	out = append(out, id3(tKindToCounts, k, countBucket(att), countBucket(def)))
 	var fatt, fdef kifu.Bitboard
 	if !drop {
-		fatt = x.pos.AttackersTo(x.them, from, x.occ)
-		fdef = x.pos.AttackersTo(x.us, from, x.occ)
+		fatt = x.attackers(x.them, from)
+		fdef = x.attackers(x.us, from)
 		out = append(out, id3(tKindFromCounts, k, countBucket(fatt), countBucket(fdef)))
 	}
 	out = append(out, id2(tKindToLeastAtt, k, x.least(att)), id2(tKindToLeastDef, k, x.least(def)))
@@ -261,30 +294,58 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 
 	// Pattern: the neighbours of the destination after the move (the
 	// origin empty).
+	ti, fi := padIndex(to), -1
+	if !drop {
+		fi = padIndex(from)
+	}
+	for d := range dirNB {
+		i := ti + x.dirDelta[d]
+		occ := int(x.board[i])
+		if i == fi {
+			occ = 0
+		}
+		out = append(out, id3(tKindPattern, k, d, occ))
+	}
+
+	// Threat and hanging; exposed and mate threat; the last move.
+	out = x.appendThreats(m, k, see, out)
+	out = x.appendTactics(m, k, see, &an, out)
+	out = x.appendLastMove(m, k, see, out)
+	return x.appendHand(m, k, out)
+}
+
+// The pattern group reads the neighbours of a square from a board of
+// occupant codes padded with a ring of edge squares, filled once per
+// position.
+const padNB = 11 * 11
+
+// padIndex returns the index of sq on the padded board.
+func padIndex(sq kifu.Square) int { return sq.File()*11 + sq.Rank() }
+
+// resetPattern fills x.board and x.dirDelta for the position.
+func (x *Extractor) resetPattern() {
+	for i := range x.board {
+		x.board[i] = 1 // edge
+	}
+	for f := 1; f <= 9; f++ {
+		for r := 1; r <= 9; r++ {
+			var c uint8 // empty
+			if pc := x.pos.PieceAt(kifu.NewSquare(f, r)); pc != kifu.NoPiece {
+				c = 1 + uint8(pc.Type())
+				if pc.Color() != x.us {
+					c += 14
+				}
+			}
+			x.board[f*11+r] = c
+		}
+	}
 	sign := 1
 	if x.us == kifu.White {
 		sign = -1
 	}
 	for d := range dirNB {
-		f, r := to.File()+sign*dirDF[d], to.Rank()+sign*dirDR[d]
-		occ := 1
-		if f >= 1 && f <= 9 && r >= 1 && r <= 9 {
-			occ = 0
-			if sq := kifu.NewSquare(f, r); drop || sq != from {
-				if pc := x.pos.PieceAt(sq); pc != kifu.NoPiece {
-					occ = 1 + int(pc.Type())
-					if pc.Color() != x.us {
-						occ += 14
-					}
-				}
-			}
-		}
-		out = append(out, id3(tKindPattern, k, d, occ))
+		x.dirDelta[d] = sign * (dirDF[d]*11 + dirDR[d])
 	}
-
-	// Threat and hanging; exposed, pin and mate threat.
-	out = x.appendThreats(m, k, see, out)
-	return x.appendTactics(m, k, see, &an, out)
 }
 
 func evasionBucket(n int) int {

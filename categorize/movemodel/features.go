@@ -13,7 +13,7 @@ import (
 // Version identifies the feature set: a model's weights are indexed by
 // feature ID, so weights fitted with one version are meaningless with
 // another. Bump it whenever a template is added, removed or changes.
-const Version = 6
+const Version = 8
 
 // Feature is a feature ID, 0..NumFeatures()-1.
 type Feature = uint16
@@ -37,12 +37,13 @@ const (
 	GroupThreat                  // the opponent pieces the move attacks (worth it or not, forks, pinned targets, discovered attacks)
 	GroupHanging                 // our most valuable hanging piece: does the move save it (and did their last move attack it)
 	GroupExposed                 // our pieces the move leaves hanging (a defender moved away, a line opened)
-	GroupPin                     // the opponent piece the moved slider pins to their king or a more valuable piece
 	GroupMateThreat              // a mate in one the move threatens; what the move does about the opponent's
+	GroupLastMove                // the opponent's last move: what its piece attacks now and newly, what it stopped guarding
+	GroupHand                    // the pieces in hand: how many of each side, their rooks and bishops, the dropped type's count
 	GroupNB
 )
 
-var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging", "exposed", "pin", "matethreat"}
+var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging", "exposed", "matethreat", "lastmove", "hand"}
 
 func (g Group) String() string {
 	if g < GroupNB {
@@ -92,6 +93,7 @@ const (
 	promoteNB = 2
 	evasionNB = 5 // the opponent's legal replies to a check: 0 (mate), 1, 2, 3-4, 5+
 	openNB    = 6 // move number 1-5, 6-10, ..., 26-30
+	handNB    = 5 // pieces in hand: 0, 1, 2-3, 4-6, 7+
 	dirNB     = 8 // the 8 neighbours of a square
 	occNB     = 2 + 2*14
 )
@@ -104,6 +106,7 @@ var (
 	prevNames    = [prevNB]string{"none", "0", "1", "2", "3-4", "5+"}
 	evasionNames = [evasionNB]string{"0", "1", "2", "3-4", "5+"}
 	openNames    = [openNB]string{"1-5", "6-10", "11-15", "16-20", "21-25", "26-30"}
+	handNames    = [handNB]string{"0", "1", "2-3", "4-6", "7+"}
 	// dirNames name the neighbours, as file and rank differences seen
 	// from the side to move (forward is -rank).
 	dirNames = [dirNB]string{"(-1,-1)", "(-1,+0)", "(-1,+1)", "(+0,-1)", "(+0,+1)", "(+1,-1)", "(+1,+0)", "(+1,+1)"}
@@ -205,11 +208,19 @@ var (
 	dHangCount    = dim{"hanging-count", 3, names([]string{"1", "2", "3+"})}
 	dExposed      = dim{"exposed", pieceNB, pieceName}
 	dExposedCount = dim{"exposed-count", 3, names([]string{"1", "2", "3+"})}
-	dPinnedPiece  = dim{"pins", pieceNB, pieceName}
-	dPinnedTo     = dim{"pinned-to", pieceNB, pieceName}
-	dPinKing      = dim{"pin-to-king", 2, names([]string{"no", "yes"})}
 	dMateThreat   = dim{"mate-threat", 2, names([]string{"no", "yes"})}
 	dMateRespond  = dim{"their-mate-threat", respNB, names([]string{"king-moves", "captures-mater", "occupies", "guards", "checks", "none"})}
+	dFromLast     = dim{"from-newly-attacked", 2, names([]string{"no", "yes"})}
+	dToLast       = dim{"to-attacked-by-last", 2, names([]string{"no", "yes"})}
+	dUnguarded    = dim{"to-unguarded-by-last", 2, names([]string{"no", "yes"})}
+	dLastTarget   = dim{"last-move-target", pieceNB, pieceName}
+	dLastResp     = dim{"answer", lastRespNB, names([]string{"moves-it", "captures-attacker", "defends", "other"})}
+	dCounter      = dim{"attacks-last-piece", 2, names([]string{"no", "yes"})}
+	dOurHand      = dim{"our-hand", handNB, names(handNames[:])}
+	dTheirHand    = dim{"their-hand", handNB, names(handNames[:])}
+	dTheirMajors  = dim{"their-rooks-bishops-in-hand", 3, names([]string{"0", "1", "2+"})}
+	dDropType     = dim{"drops", 7, func(i int) string { return kifu.PieceType(i + 1).String() }}
+	dDropCount    = dim{"in-hand", 4, names([]string{"1", "2", "3", "4+"})}
 )
 
 // A template is a conjunction of dims; its features are the cells of
@@ -275,12 +286,18 @@ const (
 	tHangCount
 	tKindExposed
 	tExposedCount
-	tPin
-	tKindPin
 	tKindMateThreat
 	tDangerMateThreat
 	tKindMateRespond
 	tDangerMateRespond
+	tKindLastAttack
+	tKindUnguarded
+	tLastTarget
+	tKindCounter
+	tKindOurHand
+	tKindTheirHand
+	tKindTheirMajors
+	tDropCount
 	tmplNB
 )
 
@@ -335,12 +352,18 @@ var templates = func() []template {
 		{id: tHangCount, group: GroupHanging, dims: []dim{dHangCount, dHangOutcome}},
 		{id: tKindExposed, group: GroupExposed, dims: []dim{dKind, dExposed}},
 		{id: tExposedCount, group: GroupExposed, dims: []dim{dExposedCount, dSafe, dChecks}},
-		{id: tPin, group: GroupPin, dims: []dim{dPinnedPiece, dPinnedTo, dSafe}},
-		{id: tKindPin, group: GroupPin, dims: []dim{dKind, dPinKing}},
 		{id: tKindMateThreat, group: GroupMateThreat, dims: []dim{dKind, dMateThreat, dSafe}},
 		{id: tDangerMateThreat, group: GroupMateThreat, dims: []dim{dTheirDanger, dMateThreat}},
 		{id: tKindMateRespond, group: GroupMateThreat, dims: []dim{dKind, dMateRespond}},
 		{id: tDangerMateRespond, group: GroupMateThreat, dims: []dim{dOurDanger, dMateRespond}},
+		{id: tKindLastAttack, group: GroupLastMove, dims: []dim{dKind, dFromLast, dToLast}},
+		{id: tKindUnguarded, group: GroupLastMove, dims: []dim{dKind, dUnguarded, dCapture}},
+		{id: tLastTarget, group: GroupLastMove, dims: []dim{dLastTarget, dLastResp, dSafe}},
+		{id: tKindCounter, group: GroupLastMove, dims: []dim{dKind, dCounter, dSafe}},
+		{id: tKindOurHand, group: GroupHand, dims: []dim{dKind, dOurHand}},
+		{id: tKindTheirHand, group: GroupHand, dims: []dim{dKind, dTheirHand}},
+		{id: tKindTheirMajors, group: GroupHand, dims: []dim{dKind, dTheirMajors, dOurDanger}},
+		{id: tDropCount, group: GroupHand, dims: []dim{dDropType, dDropCount, dPhase}},
 	}
 	base := 0
 	for i := range t {

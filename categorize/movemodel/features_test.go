@@ -99,6 +99,7 @@ func TestAppend(t *testing.T) {
 			ncat, ncra := bits.OnesCount64(cats[0])+bits.OnesCount64(cats[1]), bits.OnesCount64(craBits)
 			th := x.threats(m)
 			ta := x.tactics(m, pos.GivesCheck(m), a.Rel.Has(cra.RelKingAttack), craMateThreat(&a))
+			lf, lastOK := x.lastMove(m)
 			for tt := range tmplNB {
 				want := 1
 				switch tt {
@@ -110,8 +111,12 @@ func TestAppend(t *testing.T) {
 					want = b2i(th.hang >= 0)
 				case tKindExposed, tExposedCount:
 					want = b2i(ta.nExposed > 0)
-				case tPin, tKindPin:
-					want = b2i(ta.pinned != 0)
+				case tKindLastAttack, tKindUnguarded, tKindCounter:
+					want = b2i(lastOK)
+				case tLastTarget:
+					want = b2i(lf.target != 0)
+				case tDropCount:
+					want = b2i(m.IsDrop())
 				case tKindMateThreat, tDangerMateThreat:
 					want = b2i(ta.mateThreat >= 0)
 				case tKindMateRespond, tDangerMateRespond:

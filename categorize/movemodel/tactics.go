@@ -6,10 +6,10 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// The exposed, pin and matethreat groups (feature version 6): our pieces
-// the move leaves hanging, the opponent pieces the moved slider pins, and
-// mates in one (one the move threatens, one the opponent threatens
-// already). The first two are computed without playing the move, from the
+// The exposed and matethreat groups (feature version 6; version 7 dropped
+// its pin group, worth 0.001 nats): our pieces the move leaves hanging,
+// and mates in one (one the move threatens, one the opponent threatens
+// already). The first is computed without playing the move, from the
 // occupancy after it; the mate threats play moves, so only where a king is
 // in danger. TestTactics checks them against the position after the move.
 
@@ -46,7 +46,7 @@ func (x *Extractor) resetTactics() {
 	x.pos.DoNullMove()
 	for _, c := range x.pos.GenerateMoves(kifu.Checks, x.checks[:0]) {
 		x.pos.DoMove(c)
-		mate := len(x.pos.GenerateMoves(kifu.Evasions, x.replies[:0])) == 0
+		mate := x.mated()
 		x.pos.UndoMove()
 		if mate {
 			x.threatened = true
@@ -59,12 +59,10 @@ func (x *Extractor) resetTactics() {
 	x.pos.UndoNullMove()
 }
 
-// tacticFacts are the exposed, pin and mate threat facts of one move.
+// tacticFacts are the exposed and mate threat facts of one move.
 type tacticFacts struct {
 	exposed     int // the most valuable of our pieces the move leaves hanging that did not hang before (0: none)
 	nExposed    int // how many
-	pinned      int // the opponent piece the moved slider pins (0: none)
-	pinnedTo    int // the piece behind it: their king, or one worth more than it
 	mateThreat  int // 1 if we would mate in one after the move if the opponent passed, -1 if not looked for
 	mateRespond int // what the move does about the opponent's mate threat, -1 if none
 }
@@ -92,13 +90,13 @@ func (x *Extractor) tactics(m kifu.Move, check, kingAttack, craThreat bool) (t t
 	// not before. The moved piece itself is the SEE's business.
 	cand := kifu.RookAttacks(to, occ).Or(kifu.BishopAttacks(to, occ))
 	if !drop {
-		cand = cand.Or(kifu.Attacks(m.Piece(), from, x.occ)).Or(kifu.RookAttacks(from, x.occ)).Or(kifu.BishopAttacks(from, x.occ))
+		cand = cand.Or(kifu.Attacks(m.Piece(), from, x.occ)).Or(x.lines(from))
 	}
 	// A piece they do not attack now can be attacked after the move only
 	// along a line through the vacated origin.
 	reach := x.theirAtt
 	if !drop {
-		reach = reach.Or(kifu.RookAttacks(from, x.occ)).Or(kifu.BishopAttacks(from, x.occ))
+		reach = reach.Or(x.lines(from))
 	}
 	cand = cand.And(x.pos.Pieces(x.us)).And(reach).AndNot(x.hangBB).AndNot(kifu.SquareBB(to))
 	if x.ourK != kifu.NoSquare {
@@ -125,33 +123,6 @@ func (x *Extractor) tactics(m kifu.Move, check, kingAttack, craThreat bool) (t t
 		t.nExposed++
 		if v > best {
 			best, t.exposed = v, int(x.pos.PieceAt(s).Type())
-		}
-	}
-
-	// Pin: an opponent piece the moved slider attacks, with their king or a
-	// more valuable piece of theirs right behind it on the line.
-	if isSlider(pc.Type()) {
-		bestPin := -1
-		theirs := x.pos.Pieces(x.them).AndNot(kifu.SquareBB(to))
-		for tg := pcAtt.And(theirs); tg.Any(); {
-			s := tg.Pop()
-			if s == x.theirK {
-				continue
-			}
-			behind := kifu.Attacks(pc, to, occ.AndNot(kifu.SquareBB(s))).AndNot(pcAtt).And(theirs)
-			if !behind.Any() {
-				continue
-			}
-			b := behind.Pop()
-			bt, st := x.pos.PieceAt(b).Type(), x.pos.PieceAt(s).Type()
-			if bt != kifu.King && categorize.BoardValue(bt) <= categorize.BoardValue(st) {
-				continue
-			}
-			// Prefer a pin to the king, then the most valuable piece behind,
-			// then the most valuable piece pinned.
-			if key := pinKey(bt, st); key > bestPin {
-				bestPin, t.pinned, t.pinnedTo = key, int(st), int(bt)
-			}
 		}
 	}
 
@@ -193,28 +164,10 @@ func (x *Extractor) tactics(m kifu.Move, check, kingAttack, craThreat bool) (t t
 	return t
 }
 
-// pinKey orders pins: to the king first, then by the value of the piece
-// behind, then by the value of the piece pinned.
-func pinKey(behind, pinned kifu.PieceType) int {
-	k := categorize.BoardValue(behind)<<10 | categorize.BoardValue(pinned)
-	if behind == kifu.King {
-		k |= 1 << 30
-	}
-	return k
-}
-
 // craMateThreat reports whether CRA found that the move of an threatens
 // mate.
 func craMateThreat(an *cra.Analysis) bool {
 	return an.Features.Has(cra.FMateThreatSafe) || an.Features.Has(cra.FMateThreatLoss)
-}
-
-func isSlider(pt kifu.PieceType) bool {
-	switch pt {
-	case kifu.Lance, kifu.Bishop, kifu.Rook, kifu.Horse, kifu.Dragon:
-		return true
-	}
-	return false
 }
 
 // mateInOneAfter reports whether, after the legal non-checking move m and
@@ -225,7 +178,7 @@ func (x *Extractor) mateInOneAfter(m kifu.Move) bool {
 	mate := false
 	for _, c := range x.pos.GenerateMoves(kifu.Checks, x.checks[:0]) {
 		x.pos.DoMove(c)
-		mate = len(x.pos.GenerateMoves(kifu.Evasions, x.replies[:0])) == 0
+		mate = x.mated()
 		x.pos.UndoMove()
 		if mate {
 			break
@@ -236,7 +189,25 @@ func (x *Extractor) mateInOneAfter(m kifu.Move) bool {
 	return mate
 }
 
-// appendTactics appends the exposed, pin and mate threat features of m
+// mated reports whether the side to move, in check, is mated. Most checks
+// leave the king a square to step to, which is tried first (a king move is
+// legal when no enemy piece attacks its destination with the king off its
+// square); the evasions are generated only when none is.
+func (x *Extractor) mated() bool {
+	p := x.pos
+	side := p.SideToMove()
+	if k := p.KingSquare(side); k != kifu.NoSquare {
+		occ := p.Occupied().AndNot(kifu.SquareBB(k))
+		for b := kifu.Attacks(kifu.NewPiece(side, kifu.King), k, occ).AndNot(p.Pieces(side)); b.Any(); {
+			if !p.AttackersTo(side.Opp(), b.Pop(), occ).Any() {
+				return false
+			}
+		}
+	}
+	return len(p.GenerateMoves(kifu.Evasions, x.replies[:0])) == 0
+}
+
+// appendTactics appends the exposed and mate threat features of m
 // (kind k, SEE bucket see, an its CRA analysis) to out.
 func (x *Extractor) appendTactics(m kifu.Move, k, see int, an *cra.Analysis, out []Feature) []Feature {
 	check := an.Facts.Has(categorize.FlagCheck)
@@ -247,9 +218,6 @@ func (x *Extractor) appendTactics(m kifu.Move, k, see int, an *cra.Analysis, out
 	}
 	if t.nExposed > 0 {
 		out = append(out, id2(tKindExposed, k, t.exposed), id3(tExposedCount, min(t.nExposed, 3)-1, safe, b2i(check)))
-	}
-	if t.pinned != 0 {
-		out = append(out, id3(tPin, t.pinned, t.pinnedTo, safe), id2(tKindPin, k, b2i(t.pinnedTo == int(kifu.King))))
 	}
 	if t.mateThreat >= 0 {
 		out = append(out, id3(tKindMateThreat, k, t.mateThreat, safe), id2(tDangerMateThreat, x.theirDanger, t.mateThreat))

@@ -24,8 +24,7 @@ func mateInOne(pos *kifu.Position) bool {
 
 // refTactics computes the tactic facts of the legal move m of pos by
 // playing it: our hanging pieces are read from the positions before and
-// after the move, the pins from the lines of the position after it, the
-// mate threats by trying every legal move after a pass. ourDanger is
+// after the move, the mate threats by trying every legal move after a pass. ourDanger is
 // whether their mate threat is looked for; lookThreat whether ours is
 // (the extractor's rule), craThreat whether CRA found it.
 func refTactics(pos *kifu.Position, m kifu.Move, ourDanger, lookThreat, craThreat bool) (t tacticFacts) {
@@ -84,26 +83,6 @@ func refTactics(pos *kifu.Position, m kifu.Move, ourDanger, lookThreat, craThrea
 		}
 	}
 	pcAtt := kifu.Attacks(pc, to, occ)
-	if isSlider(pc.Type()) {
-		bestPin := -1
-		for _, b := range pos.Pieces(them).Squares() {
-			mid := kifu.Between(to, b).And(occ)
-			if mid.Count() != 1 || !mid.And(pos.Pieces(them)).Any() {
-				continue
-			}
-			s := mid.Squares()[0]
-			if !pcAtt.Has(s) || pcAtt.Has(b) || !kifu.Attacks(pc, to, occ.AndNot(kifu.SquareBB(s))).Has(b) {
-				continue
-			}
-			bt, st := pos.PieceAt(b).Type(), pos.PieceAt(s).Type()
-			if bt != kifu.King && value(bt) <= value(st) {
-				continue
-			}
-			if key := pinKey(bt, st); key > bestPin {
-				bestPin, t.pinned, t.pinnedTo = key, int(st), int(bt)
-			}
-		}
-	}
 	t.mateThreat = -1
 	if craThreat || lookThreat {
 		pos.DoNullMove()
@@ -131,14 +110,14 @@ func refTactics(pos *kifu.Position, m kifu.Move, ourDanger, lookThreat, craThrea
 	return t
 }
 
-// TestTactics checks the exposed, pin and mate threat facts of every
+// TestTactics checks the exposed and mate threat facts of every
 // legal move of sample positions (the first two computed without playing
 // the move) against refTactics (the move played), and that each kind of
 // fact occurs.
 func TestTactics(t *testing.T) {
 	var x Extractor
 	var an cra.Analyzer
-	var seen [6 + respNB]int
+	var seen [4 + respNB]int
 	forEachPosition(t, 11, func(pos *kifu.Position, played kifu.Move) {
 		x.Reset(pos, pos.LastMove())
 		an.Reset(pos, pos.LastMove())
@@ -153,12 +132,10 @@ func TestTactics(t *testing.T) {
 			}
 			seen[0] += b2i(got.nExposed > 0)
 			seen[1] += b2i(got.nExposed > 1)
-			seen[2] += b2i(got.pinned != 0 && got.pinnedTo == int(kifu.King))
-			seen[3] += b2i(got.pinned != 0 && got.pinnedTo != int(kifu.King))
-			seen[4] += b2i(got.mateThreat == 0)
-			seen[5] += b2i(got.mateThreat == 1)
+			seen[2] += b2i(got.mateThreat == 0)
+			seen[3] += b2i(got.mateThreat == 1)
 			if got.mateRespond >= 0 {
-				seen[6+got.mateRespond]++
+				seen[4+got.mateRespond]++
 			}
 		}
 	})
@@ -167,5 +144,5 @@ func TestTactics(t *testing.T) {
 			t.Errorf("fact %d never seen: %v", i, seen)
 		}
 	}
-	t.Logf("exposed 1+, 2+, pin to king, to a piece, mate threat no, yes, their threat king/capture/occupy/guard/check/none: %v", seen)
+	t.Logf("exposed 1+, 2+, mate threat no, yes, their threat king/capture/occupy/guard/check/none: %v", seen)
 }

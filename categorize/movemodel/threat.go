@@ -39,12 +39,12 @@ func (x *Extractor) resetThreats() {
 	best := 0
 	for b := x.pos.Pieces(x.us).AndNot(kifu.SquareBB(x.ourK)); b.Any(); {
 		sq := b.Pop()
-		att := x.pos.AttackersTo(x.them, sq, x.occ)
+		att := x.attackers(x.them, sq)
 		if !att.Any() {
 			continue
 		}
 		v := categorize.BoardValue(x.pos.PieceAt(sq).Type())
-		if x.pos.AttackersTo(x.us, sq, x.occ).Any() && x.leastValue(att) >= v {
+		if x.attackers(x.us, sq).Any() && x.leastValue(att) >= v {
 			continue
 		}
 		x.hangN++
