@@ -122,7 +122,13 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 // material by SEE too.
 func (s *Searcher) executeMoves(f *frame, o threat.Threat) []kifu.Move {
 	pos := s.pos
-	all := pos.GenerateMoves(kifu.Legal, f.moves[:0])
+	// A material threat keeps captures only (the victim's, and with
+	// QSWide the winning ones): the captures of Legal, in its order.
+	kind := kifu.Legal
+	if o.Kind == threat.Material {
+		kind = kifu.Captures
+	}
+	all := pos.GenerateMoves(kind, f.moves[:0])
 	out := f.moves[:0]
 	for _, m := range all {
 		keep := false

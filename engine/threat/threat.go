@@ -197,6 +197,11 @@ type Analyzer struct {
 	att [2]kifu.Bitboard
 	// scratch receives the one detector Holds runs.
 	scratch Set
+	// The piece groups of the attacker searches (setup): golds and
+	// silvers include the pieces that also move like them (horse,
+	// dragon, king); diag and orth are the sliders; lances by colour.
+	golds, silvers, diag, orth kifu.Bitboard
+	lances                     [2]kifu.Bitboard
 }
 
 // Holds reports whether pos holds the threat t (the threat with t's ID,
@@ -211,16 +216,20 @@ func (a *Analyzer) Holds(pos *kifu.Position, t Threat) bool {
 	}
 	s := &a.scratch
 	c := t.By
-	a.pos, a.occ = pos, pos.Occupied()
+	a.setup(pos)
 	s.N = [2]uint8{}
+	// Each detector looks only where a threat with t's ID can be: the
+	// victim (an unattacked one gives no gain), the promoting piece, the
+	// slider of a discovered attack, the sliders on a pin's line.
 	switch t.Kind {
 	case Material:
-		a.att[c] = a.attackMap(c)
-		a.material(c, s)
+		a.material(c, s, kifu.SquareBB(t.Sq[0]))
 	case Promotion:
-		a.promotion(c, s)
-	case Discovered, Pin:
-		a.sliders(c, s)
+		a.promotion(c, s, kifu.SquareBB(t.Sq[0]))
+	case Discovered:
+		a.sliders(c, s, kifu.SquareBB(t.Sq[1]))
+	case Pin:
+		a.sliders(c, s, kifu.Line(t.Sq[0], t.Sq[1]))
 	case KingStrong, KingWeak:
 		a.att[c] = a.attackMap(c)
 		a.king(c, s)
@@ -248,6 +257,20 @@ var captureValue = func() (v [kifu.PieceTypeNB]int) {
 	return v
 }()
 
+// beyond[s][x] holds the squares y with x between s and y: the line
+// from s through x, past x.
+var beyond = func() (b [kifu.SquareNB][kifu.SquareNB]kifu.Bitboard) {
+	for s := kifu.Square(0); s < kifu.SquareNB; s++ {
+		for y := kifu.Square(0); y < kifu.SquareNB; y++ {
+			for bt := kifu.Between(s, y); bt.Any(); {
+				x := bt.Pop()
+				b[s][x] = b[s][x].Set(y)
+			}
+		}
+	}
+	return b
+}()
+
 // Value returns the capture value of pt in centipawns (the king's is
 // large).
 func Value(pt kifu.PieceType) int { return Unit * captureValue[pt] }
@@ -272,20 +295,26 @@ func (a *Analyzer) least(att kifu.Bitboard) (kifu.Square, kifu.PieceType) {
 // the exchange on sq, where a piece of type onSq stands, with occupancy
 // occ (c may decline: the gain is >= 0). Pins are ignored; the king
 // captures only onto a square the other side no longer attacks; pieces
-// do not promote on recapture.
+// do not promote on recapture. The attackers of both sides are found
+// once; a piece leaving the exchange can only uncover a slider behind it
+// on its line to sq (xray).
 func (a *Analyzer) exchange(c kifu.Color, sq kifu.Square, onSq kifu.PieceType, occ kifu.Bitboard) (int, kifu.Square) {
 	var gain [40]int
 	side := c
 	n := 0
 	first := kifu.NoSquare
+	all := a.attackers(sq, occ)
 	for n < len(gain)-1 {
-		att := a.pos.AttackersTo(side, sq, occ).And(occ)
+		att := all.And(occ).And(a.pos.Pieces(side))
 		from, pt := a.least(att)
 		if from == kifu.NoSquare {
 			break
 		}
-		if pt == kifu.King && a.pos.AttackersTo(side.Opp(), sq, occ.Clear(from)).And(occ).Any() {
-			break
+		if pt == kifu.King {
+			rest := occ.Clear(from)
+			if all.Or(a.xray(sq, from, rest)).And(rest).And(a.pos.Pieces(side.Opp())).Any() {
+				break
+			}
 		}
 		if n == 0 {
 			first = from
@@ -296,6 +325,7 @@ func (a *Analyzer) exchange(c kifu.Color, sq kifu.Square, onSq kifu.PieceType, o
 		n++
 		onSq = pt
 		occ = occ.Clear(from)
+		all = all.Or(a.xray(sq, from, occ))
 		side = side.Opp()
 	}
 	for n > 1 {
@@ -308,12 +338,63 @@ func (a *Analyzer) exchange(c kifu.Color, sq kifu.Square, onSq kifu.PieceType, o
 	return max(gain[0], 0), first
 }
 
+// setup readies the analyzer for pos: the piece groups the attacker
+// searches use.
+func (a *Analyzer) setup(pos *kifu.Position) {
+	a.pos, a.occ = pos, pos.Occupied()
+	bt := func(pt kifu.PieceType) kifu.Bitboard { return pos.TypeBB(pt) }
+	hdk := bt(kifu.Horse).Or(bt(kifu.Dragon)).Or(bt(kifu.King))
+	a.golds = bt(kifu.Gold).Or(bt(kifu.ProPawn)).Or(bt(kifu.ProLance)).Or(bt(kifu.ProKnight)).Or(bt(kifu.ProSilver)).Or(hdk)
+	a.silvers = bt(kifu.Silver).Or(hdk)
+	a.diag = bt(kifu.Bishop).Or(bt(kifu.Horse))
+	a.orth = bt(kifu.Rook).Or(bt(kifu.Dragon))
+	a.lances = [2]kifu.Bitboard{pos.PiecesOf(kifu.Black, kifu.Lance), pos.PiecesOf(kifu.White, kifu.Lance)}
+}
+
+// attackers returns the pieces of both sides in occ that attack sq with
+// occupancy occ (kifu.Position.AttackersTo of both colours, at once).
+func (a *Analyzer) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
+	p := a.pos
+	var bb kifu.Bitboard
+	for c := kifu.Black; c <= kifu.White; c++ {
+		o := c.Opp() // attacks "from sq" as if a piece of the other colour stood there
+		bb = bb.Or(kifu.PawnAttacks(o, sq).And(p.TypeBB(kifu.Pawn)).
+			Or(kifu.KnightAttacks(o, sq).And(p.TypeBB(kifu.Knight))).
+			Or(kifu.SilverAttacks(o, sq).And(a.silvers)).
+			Or(kifu.GoldAttacks(o, sq).And(a.golds)).
+			And(p.Pieces(c)).
+			Or(kifu.LanceAttacks(o, sq, occ).And(a.lances[c])))
+	}
+	bb = bb.Or(kifu.BishopAttacks(sq, occ).And(a.diag)).Or(kifu.RookAttacks(sq, occ).And(a.orth))
+	return bb.And(occ)
+}
+
+// xray returns the sliders that attack sq along the line through from
+// (the square a piece just left) with occupancy occ.
+func (a *Analyzer) xray(sq, from kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
+	line := kifu.Line(sq, from)
+	if line.IsEmpty() {
+		return line
+	}
+	var bb kifu.Bitboard
+	if sq.File() == from.File() {
+		bb = kifu.RookAttacks(sq, occ).And(a.orth).
+			Or(kifu.LanceAttacks(kifu.White, sq, occ).And(a.lances[kifu.Black])).
+			Or(kifu.LanceAttacks(kifu.Black, sq, occ).And(a.lances[kifu.White]))
+	} else if sq.Rank() == from.Rank() {
+		bb = kifu.RookAttacks(sq, occ).And(a.orth)
+	} else {
+		bb = kifu.BishopAttacks(sq, occ).And(a.diag)
+	}
+	return bb.And(line).And(occ)
+}
+
 // Analyze fills out with the threats of pos.
 func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
 	if a.Config == (Config{}) {
 		a.Config = DefaultConfig
 	}
-	a.pos, a.occ = pos, pos.Occupied()
+	a.setup(pos)
 	a.att = [2]kifu.Bitboard{a.attackMap(kifu.Black), a.attackMap(kifu.White)}
 	out.N = [2]uint8{}
 	out.Key = pos.Key()
@@ -329,9 +410,9 @@ func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
 	}
 	strongKing := false
 	for c := kifu.Black; c <= kifu.White; c++ {
-		a.material(c, out)
-		a.promotion(c, out)
-		a.sliders(c, out)
+		a.material(c, out, a.att[c])
+		a.promotion(c, out, kifu.FullBB)
+		a.sliders(c, out, kifu.FullBB)
 		if a.king(c, out) {
 			strongKing = true
 		}
@@ -357,10 +438,11 @@ func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
 	}
 }
 
-// material adds c's captures that win material by static exchange.
-func (a *Analyzer) material(c kifu.Color, out *Set) {
+// material adds c's captures of the pieces on victims that win material
+// by static exchange (victims need hold only the attacked pieces).
+func (a *Analyzer) material(c kifu.Color, out *Set, victims kifu.Bitboard) {
 	o := c.Opp()
-	for v := a.pos.Pieces(o).AndNot(a.pos.TypeBB(kifu.King)).And(a.att[c]); v.Any(); {
+	for v := a.pos.Pieces(o).AndNot(a.pos.TypeBB(kifu.King)).And(victims); v.Any(); {
 		sq := v.Pop()
 		g, from := a.exchange(c, sq, a.pos.PieceAt(sq).Type(), a.occ)
 		if g > 0 {
@@ -371,14 +453,14 @@ func (a *Analyzer) material(c kifu.Color, out *Set) {
 
 // promotion adds c's rooks, bishops and pawns that can promote next move
 // without losing the piece by static exchange (one entry per piece, its
-// best square).
-func (a *Analyzer) promotion(c kifu.Color, out *Set) {
+// best square), of those on pieces.
+func (a *Analyzer) promotion(c kifu.Color, out *Set, pieces kifu.Bitboard) {
 	o := c.Opp()
 	zone := kifu.PromotionZone(c)
 	pinned := a.pos.Pinned(c)
 	own := a.pos.Pieces(c)
 	for _, pt := range [...]kifu.PieceType{kifu.Rook, kifu.Bishop, kifu.Pawn} {
-		for p := a.pos.PiecesOf(c, pt).AndNot(pinned); p.Any(); {
+		for p := a.pos.PiecesOf(c, pt).AndNot(pinned).And(pieces); p.Any(); {
 			from := p.Pop()
 			targets := kifu.Attacks(kifu.NewPiece(c, pt), from, a.occ).AndNot(own)
 			if !zone.Has(from) {
@@ -408,20 +490,24 @@ func (a *Analyzer) promotion(c kifu.Color, out *Set) {
 	}
 }
 
-// sliders adds c's discovered attacks and pins.
-func (a *Analyzer) sliders(c kifu.Color, out *Set) {
+// sliders adds c's discovered attacks and pins by its sliders on from.
+func (a *Analyzer) sliders(c kifu.Color, out *Set, from kifu.Bitboard) {
 	o := c.Opp()
 	own, theirs := a.pos.Pieces(c), a.pos.Pieces(o)
 	sl := a.pos.PiecesOf(c, kifu.Lance).Or(a.pos.PiecesOf(c, kifu.Bishop)).Or(a.pos.PiecesOf(c, kifu.Rook)).
 		Or(a.pos.PiecesOf(c, kifu.Horse)).Or(a.pos.PiecesOf(c, kifu.Dragon))
-	for sl.Any() {
+	for sl = sl.And(from); sl.Any(); {
 		s := sl.Pop()
 		pc := a.pos.PieceAt(s)
 		sv := captureValue[pc.Type()]
 		att := kifu.Attacks(pc, s, a.occ)
+		// With every piece it attacks lifted, the slider sees on each
+		// line up to the second piece: behind a blocker x lies what its
+		// line beyond x shows.
+		xatt := kifu.Attacks(pc, s, a.occ.AndNot(att))
 		for b := att.And(a.occ); b.Any(); {
 			x := b.Pop()
-			behind := kifu.Attacks(pc, s, a.occ.Clear(x)).AndNot(att).And(theirs)
+			behind := xatt.And(beyond[s][x]).AndNot(att).And(theirs)
 			if behind.IsEmpty() {
 				continue
 			}
@@ -461,8 +547,9 @@ func (a *Analyzer) king(c kifu.Color, out *Set) bool {
 	first, firstCovered := kifu.NoSquare, kifu.NoSquare
 	for z := kifu.KingAttacks(ok).And(a.att[c]); z.Any(); {
 		sq := z.Pop()
-		n := a.pos.AttackersTo(c, sq, a.occ).Count()
-		d := a.pos.AttackersTo(o, sq, a.occ).Count() - 1 // less the king
+		both := a.attackers(sq, a.occ)
+		n := both.And(a.pos.Pieces(c)).Count()
+		d := both.And(a.pos.Pieces(o)).Count() - 1 // less the king
 		if n == 1 {
 			d++ // the king may take back
 		}
@@ -494,7 +581,7 @@ func (a *Analyzer) king(c kifu.Color, out *Set) bool {
 // in capture-value units (as categorize.SEE: pins ignored, recaptures do
 // not promote), computed on pos's bitboards without a board copy.
 func (a *Analyzer) SEE(pos *kifu.Position, m kifu.Move) int {
-	a.pos = pos
+	a.setup(pos)
 	to := m.To()
 	gain := 0
 	occ := pos.Occupied()
