@@ -195,6 +195,8 @@ type Analyzer struct {
 	// a square no piece of c attacks needs no attacker search, and most
 	// pieces and king squares are not attacked.
 	att [2]kifu.Bitboard
+	// attOK: att holds both maps of the position (Analyze).
+	attOK bool
 	// scratch receives the one detector Holds runs.
 	scratch Set
 	// The piece groups of the attacker searches (setup): golds and
@@ -283,6 +285,13 @@ var seeOrder = [...]kifu.PieceType{kifu.Pawn, kifu.Lance, kifu.Knight, kifu.Silv
 
 // least returns the square and type of the least valuable piece in att.
 func (a *Analyzer) least(att kifu.Bitboard) (kifu.Square, kifu.PieceType) {
+	if att.IsEmpty() {
+		return kifu.NoSquare, kifu.NoPieceType
+	}
+	if !att.MoreThanOne() {
+		s := att.LSB()
+		return s, a.pos.PieceAt(s).Type()
+	}
 	for _, pt := range seeOrder {
 		if b := att.And(a.pos.TypeBB(pt)); b.Any() {
 			return b.LSB(), pt
@@ -342,6 +351,7 @@ func (a *Analyzer) exchange(c kifu.Color, sq kifu.Square, onSq kifu.PieceType, o
 // searches use.
 func (a *Analyzer) setup(pos *kifu.Position) {
 	a.pos, a.occ = pos, pos.Occupied()
+	a.attOK = false
 	bt := func(pt kifu.PieceType) kifu.Bitboard { return pos.TypeBB(pt) }
 	hdk := bt(kifu.Horse).Or(bt(kifu.Dragon)).Or(bt(kifu.King))
 	a.golds = bt(kifu.Gold).Or(bt(kifu.ProPawn)).Or(bt(kifu.ProLance)).Or(bt(kifu.ProKnight)).Or(bt(kifu.ProSilver)).Or(hdk)
@@ -372,9 +382,9 @@ func (a *Analyzer) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
 // xray returns the sliders that attack sq along the line through from
 // (the square a piece just left) with occupancy occ.
 func (a *Analyzer) xray(sq, from kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
-	line := kifu.Line(sq, from)
-	if line.IsEmpty() {
-		return line
+	line := beyond[sq][from]
+	if line.And(a.diag.Or(a.orth).Or(a.lances[0]).Or(a.lances[1])).IsEmpty() {
+		return kifu.EmptyBB // no slider past from (or from is a knight's square)
 	}
 	var bb kifu.Bitboard
 	if sq.File() == from.File() {
@@ -396,6 +406,7 @@ func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
 	}
 	a.setup(pos)
 	a.att = [2]kifu.Bitboard{a.attackMap(kifu.Black), a.attackMap(kifu.White)}
+	a.attOK = true
 	out.N = [2]uint8{}
 	out.Key = pos.Key()
 	stm := pos.SideToMove()
@@ -477,7 +488,12 @@ func (a *Analyzer) promotion(c kifu.Color, out *Set, pieces kifu.Bitboard) {
 					}
 					gain += captureValue[cap.Type()]
 				}
-				lost, _ := a.exchange(o, to, pt.Promote(), occ.Set(to))
+				lost := 0
+				// With the attack maps, a square o does not attack, and
+				// no slider of o behind from to uncover, costs nothing.
+				if !a.attOK || a.att[o].Has(to) || beyond[to][from].And(a.pos.Pieces(o)).And(a.diag.Or(a.orth).Or(a.lances[o])).Any() {
+					lost, _ = a.exchange(o, to, pt.Promote(), occ.Set(to))
+				}
 				if g := gain - lost; g >= 0 && g > best {
 					best, bestTo = g, to
 				}
@@ -517,7 +533,7 @@ func (a *Analyzer) sliders(c kifu.Color, out *Set, from kifu.Bitboard) {
 				switch {
 				case tt == kifu.King:
 					out.add(Threat{Kind: Discovered, By: c, Sq: [3]kifu.Square{t, s, x}, Value: DiscoveredCheckValue, Strong: true})
-				case captureValue[tt] > sv || !a.pos.AttackersTo(o, t, a.occ.Clear(x)).Any():
+				case captureValue[tt] > sv || !a.defended(o, t):
 					out.add(Threat{Kind: Discovered, By: c, Sq: [3]kifu.Square{t, s, x}, Value: int16(Unit * captureValue[tt])})
 				}
 				continue
@@ -528,11 +544,22 @@ func (a *Analyzer) sliders(c kifu.Color, out *Set, from kifu.Bitboard) {
 			// half its worth (the slider already attacks it; winning it
 			// takes another attacker).
 			xt := a.pos.PieceAt(x).Type()
-			if tt == kifu.King || captureValue[tt] > captureValue[xt] && (captureValue[tt] > sv || !a.pos.AttackersTo(o, t, a.occ.Clear(x)).Any()) {
+			if tt == kifu.King || captureValue[tt] > captureValue[xt] && (captureValue[tt] > sv || !a.defended(o, t)) {
 				out.add(Threat{Kind: Pin, By: c, Sq: [3]kifu.Square{x, t, s}, Value: int16(Unit * captureValue[xt] / 2)})
 			}
 		}
 	}
+}
+
+// defended reports whether a piece of o attacks its piece on t that
+// stands behind a blocker x of a slider's line: lifting x uncovers no
+// attacker of t, its line ending at the slider, so the attack map, when
+// Analyze has made it, answers.
+func (a *Analyzer) defended(o kifu.Color, t kifu.Square) bool {
+	if a.attOK {
+		return a.att[o].Has(t)
+	}
+	return a.pos.AttackersTo(o, t, a.occ).Any()
 }
 
 // king adds c's king threat against the opponent king and reports
