@@ -21,6 +21,7 @@ type Stacks struct {
 	// meets the same positions again in each iteration and across
 	// transpositions, and a copy costs a fraction of an analysis.
 	cache    []cacheEntry
+	keys     []uint64 // the key of each entry, apart: a miss reads only this
 	cacheCfg Config
 	// Hits and Misses count the cache's answers.
 	Hits, Misses uint64
@@ -31,13 +32,12 @@ type Stacks struct {
 // position in 10,000 has 13, none more).
 const cacheMax = 12
 
-// cacheEntry is one analysed position of the cache, its threats packed
-// (Black's, then White's) so that a copy touches only the bytes in use.
+// cacheEntry is one analysed position of the cache (its key is in
+// Stacks.keys), its threats packed (Black's, then White's) so that a copy
+// touches only the bytes in use.
 type cacheEntry struct {
-	key     uint64
 	n       [2]uint8
 	endgame bool
-	ok      bool
 	list    [cacheMax]Threat
 }
 
@@ -47,11 +47,11 @@ type cacheEntry struct {
 // write; a change of Config empties the cache.
 func (s *Stacks) EnableCache(bits int) {
 	if bits <= 0 {
-		s.cache = nil
+		s.cache, s.keys = nil, nil
 		return
 	}
 	if len(s.cache) != 1<<bits {
-		s.cache = make([]cacheEntry, 1<<bits)
+		s.cache, s.keys = make([]cacheEntry, 1<<bits), make([]uint64, 1<<bits)
 	}
 	s.cacheCfg = s.Analyzer.Config
 }
@@ -81,7 +81,7 @@ func (s *Stacks) put(pos *kifu.Position, ply int) *Set {
 
 // ClearCache empties the cache.
 func (s *Stacks) ClearCache() {
-	clear(s.cache)
+	clear(s.keys)
 	s.Hits, s.Misses = 0, 0
 }
 
@@ -92,12 +92,13 @@ func (s *Stacks) analyze(pos *kifu.Position, out *Set) {
 		return
 	}
 	if s.Analyzer.Config != s.cacheCfg {
-		clear(s.cache)
+		clear(s.keys)
 		s.cacheCfg = s.Analyzer.Config
 	}
 	key := pos.Key()
-	e := &s.cache[key&uint64(len(s.cache)-1)]
-	if e.ok && e.key == key {
+	i := key & uint64(len(s.keys)-1)
+	if s.keys[i] == key && key != 0 { // 0: an empty entry
+		e := &s.cache[i]
 		s.Hits++
 		n0, n1 := e.n[0], e.n[1]
 		out.N, out.Endgame, out.Key = e.n, e.endgame, key
@@ -111,7 +112,8 @@ func (s *Stacks) analyze(pos *kifu.Position, out *Set) {
 	if int(n0)+int(n1) > cacheMax {
 		return
 	}
-	e.key, e.n, e.endgame, e.ok = key, out.N, out.Endgame, true
+	e := &s.cache[i]
+	s.keys[i], e.n, e.endgame = key, out.N, out.Endgame
 	copy(e.list[:n0], out.List[0][:n0])
 	copy(e.list[n0:n0+n1], out.List[1][:n1])
 }

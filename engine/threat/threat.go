@@ -372,12 +372,38 @@ func (a *Analyzer) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
 			Or(kifu.KnightAttacks(o, sq).And(p.TypeBB(kifu.Knight))).
 			Or(kifu.SilverAttacks(o, sq).And(a.silvers)).
 			Or(kifu.GoldAttacks(o, sq).And(a.golds)).
-			And(p.Pieces(c)).
-			Or(kifu.LanceAttacks(o, sq, occ).And(a.lances[c])))
+			And(p.Pieces(c)))
 	}
-	bb = bb.Or(kifu.BishopAttacks(sq, occ).And(a.diag)).Or(kifu.RookAttacks(sq, occ).And(a.orth))
+	// The line searches only when a slider stands on one of sq's lines.
+	if rookReach[sq].And(a.orth.Or(a.lances[0]).Or(a.lances[1])).Any() {
+		bb = bb.Or(a.rookLike(sq, kifu.RookAttacks(sq, occ)))
+	}
+	if bishopReach[sq].And(a.diag).Any() {
+		bb = bb.Or(kifu.BishopAttacks(sq, occ).And(a.diag))
+	}
 	return bb.And(occ)
 }
+
+// rookLike returns the rooks, dragons and lances among r, the rook's
+// attacks from sq: a lance of c attacks sq when it stands on the file
+// ray a lance of the other colour would see from sq.
+func (a *Analyzer) rookLike(sq kifu.Square, r kifu.Bitboard) kifu.Bitboard {
+	return r.And(a.orth).
+		Or(r.And(lanceRay[kifu.White][sq]).And(a.lances[kifu.Black])).
+		Or(r.And(lanceRay[kifu.Black][sq]).And(a.lances[kifu.White]))
+}
+
+// rookReach, bishopReach and lanceRay are the lines from each square on
+// an empty board.
+var rookReach, bishopReach, lanceRay = func() (r, b [kifu.SquareNB]kifu.Bitboard, l [2][kifu.SquareNB]kifu.Bitboard) {
+	for s := kifu.Square(0); s < kifu.SquareNB; s++ {
+		r[s] = kifu.RookAttacks(s, kifu.EmptyBB)
+		b[s] = kifu.BishopAttacks(s, kifu.EmptyBB)
+		l[kifu.Black][s] = kifu.LanceAttacks(kifu.Black, s, kifu.EmptyBB)
+		l[kifu.White][s] = kifu.LanceAttacks(kifu.White, s, kifu.EmptyBB)
+	}
+	return
+}()
 
 // xray returns the sliders that attack sq along the line through from
 // (the square a piece just left) with occupancy occ.
@@ -388,9 +414,7 @@ func (a *Analyzer) xray(sq, from kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
 	}
 	var bb kifu.Bitboard
 	if sq.File() == from.File() {
-		bb = kifu.RookAttacks(sq, occ).And(a.orth).
-			Or(kifu.LanceAttacks(kifu.White, sq, occ).And(a.lances[kifu.Black])).
-			Or(kifu.LanceAttacks(kifu.Black, sq, occ).And(a.lances[kifu.White]))
+		bb = a.rookLike(sq, kifu.RookAttacks(sq, occ))
 	} else if sq.Rank() == from.Rank() {
 		bb = kifu.RookAttacks(sq, occ).And(a.orth)
 	} else {
