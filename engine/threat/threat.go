@@ -195,8 +195,10 @@ type Analyzer struct {
 	// a square no piece of c attacks needs no attacker search, and most
 	// pieces and king squares are not attacked.
 	att [2]kifu.Bitboard
-	// attOK: att holds both maps of the position (Analyze).
-	attOK bool
+	// attOK: att holds both maps of the position (Analyze), and
+	// pieceAtt the attacks of each piece but the pawns.
+	attOK    bool
+	pieceAtt [kifu.SquareNB]kifu.Bitboard
 	// scratch receives the one detector Holds runs.
 	scratch Set
 	// The piece groups of the attacker searches (setup): golds and
@@ -233,7 +235,6 @@ func (a *Analyzer) Holds(pos *kifu.Position, t Threat) bool {
 	case Pin:
 		a.sliders(c, s, kifu.Line(t.Sq[0], t.Sq[1]))
 	case KingStrong, KingWeak:
-		a.att[c] = a.attackMap(c)
 		a.king(c, s)
 	default:
 		a.Analyze(pos, s)
@@ -246,9 +247,19 @@ func (a *Analyzer) attackMap(c kifu.Color) kifu.Bitboard {
 	m := kifu.PawnsAttacks(c, a.pos.PiecesOf(c, kifu.Pawn))
 	for p := a.pos.Pieces(c).AndNot(a.pos.TypeBB(kifu.Pawn)); p.Any(); {
 		s := p.Pop()
-		m = m.Or(kifu.Attacks(a.pos.PieceAt(s), s, a.occ))
+		a.pieceAtt[s] = kifu.Attacks(a.pos.PieceAt(s), s, a.occ)
+		m = m.Or(a.pieceAtt[s])
 	}
 	return m
+}
+
+// attacks returns the attacks of the piece pc on s with occupancy a.occ:
+// the attack maps' when Analyze has made them.
+func (a *Analyzer) attacks(pc kifu.Piece, s kifu.Square) kifu.Bitboard {
+	if a.attOK {
+		return a.pieceAtt[s]
+	}
+	return kifu.Attacks(pc, s, a.occ)
 }
 
 var captureValue = func() (v [kifu.PieceTypeNB]int) {
@@ -393,6 +404,20 @@ func (a *Analyzer) rookLike(sq kifu.Square, r kifu.Bitboard) kifu.Bitboard {
 		Or(r.And(lanceRay[kifu.Black][sq]).And(a.lances[kifu.White]))
 }
 
+// pawnNearZone[c] holds the squares from which a pawn of c moves into or
+// within its promotion zone.
+var pawnNearZone = func() (z [2]kifu.Bitboard) {
+	for c := kifu.Black; c <= kifu.White; c++ {
+		zone := kifu.PromotionZone(c)
+		for s := kifu.Square(0); s < kifu.SquareNB; s++ {
+			if zone.Has(s) || kifu.PawnAttacks(c, s).And(zone).Any() {
+				z[c] = z[c].Set(s)
+			}
+		}
+	}
+	return z
+}()
+
 // rookReach, bishopReach and lanceRay are the lines from each square on
 // an empty board.
 var rookReach, bishopReach, lanceRay = func() (r, b [kifu.SquareNB]kifu.Bitboard, l [2][kifu.SquareNB]kifu.Bitboard) {
@@ -495,9 +520,18 @@ func (a *Analyzer) promotion(c kifu.Color, out *Set, pieces kifu.Bitboard) {
 	pinned := a.pos.Pinned(c)
 	own := a.pos.Pieces(c)
 	for _, pt := range [...]kifu.PieceType{kifu.Rook, kifu.Bishop, kifu.Pawn} {
-		for p := a.pos.PiecesOf(c, pt).AndNot(pinned).And(pieces); p.Any(); {
+		p := a.pos.PiecesOf(c, pt).AndNot(pinned).And(pieces)
+		if pt == kifu.Pawn {
+			p = p.And(pawnNearZone[c]) // the others have no square in the zone
+		}
+		for p.Any() {
 			from := p.Pop()
-			targets := kifu.Attacks(kifu.NewPiece(c, pt), from, a.occ).AndNot(own)
+			var targets kifu.Bitboard
+			if pt == kifu.Pawn {
+				targets = kifu.PawnAttacks(c, from).AndNot(own)
+			} else {
+				targets = a.attacks(kifu.NewPiece(c, pt), from).AndNot(own)
+			}
 			if !zone.Has(from) {
 				targets = targets.And(zone)
 			}
@@ -540,7 +574,7 @@ func (a *Analyzer) sliders(c kifu.Color, out *Set, from kifu.Bitboard) {
 		s := sl.Pop()
 		pc := a.pos.PieceAt(s)
 		sv := captureValue[pc.Type()]
-		att := kifu.Attacks(pc, s, a.occ)
+		att := a.attacks(pc, s)
 		// With every piece it attacks lifted, the slider sees on each
 		// line up to the second piece: behind a blocker x lies what its
 		// line beyond x shows.
@@ -596,10 +630,17 @@ func (a *Analyzer) king(c kifu.Color, out *Set) bool {
 	}
 	controlled, covered := 0, 0
 	first, firstCovered := kifu.NoSquare, kifu.NoSquare
-	for z := kifu.KingAttacks(ok).And(a.att[c]); z.Any(); {
+	z := kifu.KingAttacks(ok)
+	if a.attOK {
+		z = z.And(a.att[c])
+	}
+	for z.Any() {
 		sq := z.Pop()
 		both := a.attackers(sq, a.occ)
 		n := both.And(a.pos.Pieces(c)).Count()
+		if n == 0 {
+			continue // not attacked (without the attack maps)
+		}
 		d := both.And(a.pos.Pieces(o)).Count() - 1 // less the king
 		if n == 1 {
 			d++ // the king may take back
