@@ -319,7 +319,7 @@ func (a *Analyzer) least(att kifu.Bitboard) (kifu.Square, kifu.PieceType) {
 // once; a piece leaving the exchange can only uncover a slider behind it
 // on its line to sq (xray).
 func (a *Analyzer) exchange(c kifu.Color, sq kifu.Square, onSq kifu.PieceType, occ kifu.Bitboard) (int, kifu.Square) {
-	var gain [40]int
+	var gain [40]int32
 	side := c
 	n := 0
 	first := kifu.NoSquare
@@ -338,9 +338,9 @@ func (a *Analyzer) exchange(c kifu.Color, sq kifu.Square, onSq kifu.PieceType, o
 		}
 		if n == 0 {
 			first = from
-			gain[0] = captureValue[onSq]
+			gain[0] = int32(captureValue[onSq])
 		} else {
-			gain[n] = captureValue[onSq] - gain[n-1]
+			gain[n] = int32(captureValue[onSq]) - gain[n-1]
 		}
 		n++
 		onSq = pt
@@ -355,7 +355,7 @@ func (a *Analyzer) exchange(c kifu.Color, sq kifu.Square, onSq kifu.PieceType, o
 	if n == 0 {
 		return 0, kifu.NoSquare
 	}
-	return max(gain[0], 0), first
+	return int(max(gain[0], 0)), first
 }
 
 // setup readies the analyzer for pos: the piece groups the attacker
@@ -387,7 +387,13 @@ func (a *Analyzer) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
 	}
 	// The line searches only when a slider stands on one of sq's lines.
 	if rookReach[sq].And(a.orth.Or(a.lances[0]).Or(a.lances[1])).Any() {
-		bb = bb.Or(a.rookLike(sq, kifu.RookAttacks(sq, occ)))
+		var r kifu.Bitboard
+		if rankReach[sq].And(a.orth).Any() {
+			r = kifu.RookAttacks(sq, occ)
+		} else { // the file alone, as the lances of both colours see it
+			r = kifu.LanceAttacks(kifu.Black, sq, occ).Or(kifu.LanceAttacks(kifu.White, sq, occ))
+		}
+		bb = bb.Or(a.rookLike(sq, r))
 	}
 	if bishopReach[sq].And(a.diag).Any() {
 		bb = bb.Or(kifu.BishopAttacks(sq, occ).And(a.diag))
@@ -418,11 +424,12 @@ var pawnNearZone = func() (z [2]kifu.Bitboard) {
 	return z
 }()
 
-// rookReach, bishopReach and lanceRay are the lines from each square on
-// an empty board.
-var rookReach, bishopReach, lanceRay = func() (r, b [kifu.SquareNB]kifu.Bitboard, l [2][kifu.SquareNB]kifu.Bitboard) {
+// rookReach, rankReach, bishopReach and lanceRay are the lines from each
+// square on an empty board (rankReach: along the rank).
+var rookReach, rankReach, bishopReach, lanceRay = func() (r, rk, b [kifu.SquareNB]kifu.Bitboard, l [2][kifu.SquareNB]kifu.Bitboard) {
 	for s := kifu.Square(0); s < kifu.SquareNB; s++ {
 		r[s] = kifu.RookAttacks(s, kifu.EmptyBB)
+		rk[s] = r[s].And(kifu.RankBB(s.Rank()))
 		b[s] = kifu.BishopAttacks(s, kifu.EmptyBB)
 		l[kifu.Black][s] = kifu.LanceAttacks(kifu.Black, s, kifu.EmptyBB)
 		l[kifu.White][s] = kifu.LanceAttacks(kifu.White, s, kifu.EmptyBB)
@@ -578,9 +585,16 @@ func (a *Analyzer) sliders(c kifu.Color, out *Set, from kifu.Bitboard) {
 		// With every piece it attacks lifted, the slider sees on each
 		// line up to the second piece: behind a blocker x lies what its
 		// line beyond x shows.
-		xatt := kifu.Attacks(pc, s, a.occ.AndNot(att))
+		var xatt kifu.Bitboard
+		xdone := false
 		for b := att.And(a.occ); b.Any(); {
 			x := b.Pop()
+			if beyond[s][x].And(theirs).IsEmpty() {
+				continue
+			}
+			if !xdone {
+				xatt, xdone = kifu.Attacks(pc, s, a.occ.AndNot(att)), true
+			}
 			behind := xatt.And(beyond[s][x]).AndNot(att).And(theirs)
 			if behind.IsEmpty() {
 				continue
