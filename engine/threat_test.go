@@ -304,3 +304,40 @@ func BenchmarkThreatCost(b *testing.B) {
 		}
 	}
 }
+
+// TestCheckReach: every legal move that gives check, in the bench
+// positions and those of random games, is one checkReach lets through
+// (the threat quiescence search asks GivesCheck of those alone).
+func TestCheckReach(t *testing.T) {
+	var sfens []string
+	for _, bp := range benchPositions {
+		sfens = append(sfens, bp.sfen)
+	}
+	r := rand.New(rand.NewPCG(7, 17))
+	for range 20 {
+		sfens = append(sfens, randomGame(r, 120)...)
+	}
+	checks, skipped := 0, 0
+	for _, sf := range sfens {
+		pos, err := kifu.ParseSFEN(sf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reach := newCheckReach(pos)
+		for _, m := range pos.LegalMoves() {
+			switch {
+			case pos.GivesCheck(m):
+				checks++
+				if !reach.may(m) {
+					t.Fatalf("%s: %s gives check, checkReach says it cannot", sf, m.USI())
+				}
+			case !reach.may(m):
+				skipped++
+			}
+		}
+	}
+	if checks < 500 || skipped == 0 {
+		t.Errorf("%d checks, %d moves skipped: too few to tell", checks, skipped)
+	}
+	t.Logf("%d checks, %d moves not asked", checks, skipped)
+}
