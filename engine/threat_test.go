@@ -3,6 +3,7 @@ package engine
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -228,6 +229,9 @@ func BenchmarkThreatSearch(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					for _, p := range pos {
 						s.NewGame()
+						if s.ts != nil {
+							s.ts.stacks.ClearCache()
+						}
 						res := s.Search(p, Limits{MaxBudget: benchBudgets[mode], Nodes: 50000}, nil)
 						nodes += res.Nodes
 					}
@@ -239,4 +243,101 @@ func BenchmarkThreatSearch(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkThreatCost is the cost of the threat analysis in one run: each
+// round searches the four bench positions (50,000 nodes each) with off
+// and then with the threat mode, each search from an empty table and an
+// empty threat cache, and the CPU time of each search alone is summed. It
+// reports both node rates per CPU second and the rate with the analysis
+// on as a percentage of off ("on/off-%"); alternating the two in each
+// round spreads the load of a shared machine over both.
+//
+//	go test ./engine -run X -bench ThreatCost -benchtime 5x
+func BenchmarkThreatCost(b *testing.B) {
+	for _, mode := range []Mode{ModeRealization, ModeDepth} {
+		for _, tm := range []ThreatMode{ThreatQSearch, ThreatFull} {
+			b.Run(mode.String()+"/"+tm.String(), func(b *testing.B) {
+				var pos []*kifu.Position
+				for _, bp := range benchPositions {
+					p, err := kifu.ParseSFEN(bp.sfen)
+					if err != nil {
+						b.Fatal(err)
+					}
+					pos = append(pos, p)
+				}
+				if _, ok := processCPU(); !ok {
+					b.Skip("no CPU time on this platform")
+				}
+				var ss [2]*Searcher
+				for i, m := range []ThreatMode{ThreatOff, tm} {
+					ss[i] = newTestSearcher()
+					ss[i].Mode = mode
+					ss[i].Threats = DefaultThreatOptions(m)
+				}
+				var nodes [2]uint64
+				var cpu [2]time.Duration
+				for b.Loop() {
+					for i, s := range ss {
+						for _, p := range pos {
+							s.NewGame()
+							if s.ts != nil {
+								s.ts.stacks.ClearCache()
+							}
+							c0, _ := processCPU()
+							res := s.Search(p, Limits{MaxBudget: benchBudgets[mode], Nodes: 50000}, nil)
+							c1, _ := processCPU()
+							nodes[i] += res.Nodes
+							cpu[i] += c1 - c0
+						}
+					}
+				}
+				var rate [2]float64
+				for i := range rate {
+					rate[i] = float64(nodes[i]) / cpu[i].Seconds()
+				}
+				b.ReportMetric(rate[0], "off-nodes/cpu-s")
+				b.ReportMetric(rate[1], "on-nodes/cpu-s")
+				b.ReportMetric(100*rate[1]/rate[0], "on/off-%")
+				b.ReportMetric(float64(nodes[1])/float64(b.N), "on-nodes/op")
+			})
+		}
+	}
+}
+
+// TestCheckReach: every legal move that gives check, in the bench
+// positions and those of random games, is one checkReach lets through
+// (the threat quiescence search asks GivesCheck of those alone).
+func TestCheckReach(t *testing.T) {
+	var sfens []string
+	for _, bp := range benchPositions {
+		sfens = append(sfens, bp.sfen)
+	}
+	r := rand.New(rand.NewPCG(7, 17))
+	for range 20 {
+		sfens = append(sfens, randomGame(r, 120)...)
+	}
+	checks, skipped := 0, 0
+	for _, sf := range sfens {
+		pos, err := kifu.ParseSFEN(sf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reach := newCheckReach(pos)
+		for _, m := range pos.LegalMoves() {
+			switch {
+			case pos.GivesCheck(m):
+				checks++
+				if !reach.may(m) {
+					t.Fatalf("%s: %s gives check, checkReach says it cannot", sf, m.USI())
+				}
+			case !reach.may(m):
+				skipped++
+			}
+		}
+	}
+	if checks < 500 || skipped == 0 {
+		t.Errorf("%d checks, %d moves skipped: too few to tell", checks, skipped)
+	}
+	t.Logf("%d checks, %d moves not asked", checks, skipped)
 }

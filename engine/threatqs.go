@@ -122,8 +122,18 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 // material by SEE too.
 func (s *Searcher) executeMoves(f *frame, o threat.Threat) []kifu.Move {
 	pos := s.pos
-	all := pos.GenerateMoves(kifu.Legal, f.moves[:0])
+	// A material threat keeps captures only (the victim's, and with
+	// QSWide the winning ones): the captures of Legal, in its order.
+	kind := kifu.Legal
+	if o.Kind == threat.Material {
+		kind = kifu.Captures
+	}
+	all := pos.GenerateMoves(kind, f.moves[:0])
 	out := f.moves[:0]
+	var reach checkReach
+	if o.Kind == threat.KingStrong || o.Kind == threat.KingWeak {
+		reach = newCheckReach(pos)
+	}
 	for _, m := range all {
 		keep := false
 		switch o.Kind {
@@ -141,7 +151,7 @@ func (s *Searcher) executeMoves(f *frame, o threat.Threat) []kifu.Move {
 				keep = kifu.Attacks(kifu.NewPiece(pos.SideToMove(), m.DroppedType()), m.To(), pos.Occupied()).Has(o.Sq[0])
 			}
 		case threat.KingStrong, threat.KingWeak:
-			keep = (m.To() == o.Sq[1] || pos.GivesCheck(m)) && s.ts.stacks.Analyzer.SEE(pos, m) >= 0
+			keep = (m.To() == o.Sq[1] || reach.may(m) && pos.GivesCheck(m)) && s.ts.stacks.Analyzer.SEE(pos, m) >= 0
 		}
 		keep = keep || s.wideCapture(m)
 		if keep {
@@ -149,6 +159,26 @@ func (s *Searcher) executeMoves(f *frame, o threat.Threat) []kifu.Move {
 		}
 	}
 	return out
+}
+
+// checkReach holds where a move of the side to move can give check from:
+// a check comes from a square on a line or a knight's jump from the
+// opponent king (near), or uncovers one of its lines by leaving a square
+// on them (lines). A move that does neither is not asked GivesCheck.
+type checkReach struct{ lines, near kifu.Bitboard }
+
+func newCheckReach(pos *kifu.Position) checkReach {
+	k := pos.KingSquare(pos.SideToMove().Opp())
+	if k == kifu.NoSquare {
+		return checkReach{}
+	}
+	lines := kifu.RookAttacks(k, kifu.EmptyBB).Or(kifu.BishopAttacks(k, kifu.EmptyBB))
+	return checkReach{lines, lines.Or(kifu.KnightAttacks(kifu.Black, k)).Or(kifu.KnightAttacks(kifu.White, k))}
+}
+
+// may reports whether m can give check (false: it does not).
+func (r checkReach) may(m kifu.Move) bool {
+	return r.near.Has(m.To()) || !m.IsDrop() && r.lines.Has(m.From())
 }
 
 // defendMoves returns the candidate moves against their threat t: the

@@ -109,10 +109,17 @@ func (s *Searcher) ThreatStats() ThreatStats {
 	return s.ts.stats
 }
 
+// threatCacheBits sizes the cache of analysed positions (2^bits
+// entries of 338 bytes).
+var threatCacheBits = 13
+
 // threat returns the threat state, made and configured.
 func (s *Searcher) threat() *threatSearch {
 	if s.ts == nil {
 		s.ts = new(threatSearch)
+		s.ts.stacks.Analyzer.Config = threat.Config{
+			StrongOpening: int16(s.Threats.StrongOpening), StrongEndgame: int16(s.Threats.StrongEndgame)}
+		s.ts.stacks.EnableCache(threatCacheBits)
 	}
 	s.ts.stacks.Analyzer.Config = threat.Config{
 		StrongOpening: int16(s.Threats.StrongOpening), StrongEndgame: int16(s.Threats.StrongEndgame)}

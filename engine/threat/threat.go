@@ -195,8 +195,17 @@ type Analyzer struct {
 	// a square no piece of c attacks needs no attacker search, and most
 	// pieces and king squares are not attacked.
 	att [2]kifu.Bitboard
+	// attOK: att holds both maps of the position (Analyze), and
+	// pieceAtt the attacks of each piece but the pawns.
+	attOK    bool
+	pieceAtt [kifu.SquareNB]kifu.Bitboard
 	// scratch receives the one detector Holds runs.
 	scratch Set
+	// The piece groups of the attacker searches (setup): golds and
+	// silvers include the pieces that also move like them (horse,
+	// dragon, king); diag and orth are the sliders; lances by colour.
+	golds, silvers, diag, orth kifu.Bitboard
+	lances                     [2]kifu.Bitboard
 }
 
 // Holds reports whether pos holds the threat t (the threat with t's ID,
@@ -211,18 +220,21 @@ func (a *Analyzer) Holds(pos *kifu.Position, t Threat) bool {
 	}
 	s := &a.scratch
 	c := t.By
-	a.pos, a.occ = pos, pos.Occupied()
+	a.setup(pos)
 	s.N = [2]uint8{}
+	// Each detector looks only where a threat with t's ID can be: the
+	// victim (an unattacked one gives no gain), the promoting piece, the
+	// slider of a discovered attack, the sliders on a pin's line.
 	switch t.Kind {
 	case Material:
-		a.att[c] = a.attackMap(c)
-		a.material(c, s)
+		a.material(c, s, kifu.SquareBB(t.Sq[0]))
 	case Promotion:
-		a.promotion(c, s)
-	case Discovered, Pin:
-		a.sliders(c, s)
+		a.promotion(c, s, kifu.SquareBB(t.Sq[0]))
+	case Discovered:
+		a.sliders(c, s, kifu.SquareBB(t.Sq[1]))
+	case Pin:
+		a.sliders(c, s, kifu.Line(t.Sq[0], t.Sq[1]))
 	case KingStrong, KingWeak:
-		a.att[c] = a.attackMap(c)
 		a.king(c, s)
 	default:
 		a.Analyze(pos, s)
@@ -235,9 +247,19 @@ func (a *Analyzer) attackMap(c kifu.Color) kifu.Bitboard {
 	m := kifu.PawnsAttacks(c, a.pos.PiecesOf(c, kifu.Pawn))
 	for p := a.pos.Pieces(c).AndNot(a.pos.TypeBB(kifu.Pawn)); p.Any(); {
 		s := p.Pop()
-		m = m.Or(kifu.Attacks(a.pos.PieceAt(s), s, a.occ))
+		a.pieceAtt[s] = kifu.Attacks(a.pos.PieceAt(s), s, a.occ)
+		m = m.Or(a.pieceAtt[s])
 	}
 	return m
+}
+
+// attacks returns the attacks of the piece pc on s with occupancy a.occ:
+// the attack maps' when Analyze has made them.
+func (a *Analyzer) attacks(pc kifu.Piece, s kifu.Square) kifu.Bitboard {
+	if a.attOK {
+		return a.pieceAtt[s]
+	}
+	return kifu.Attacks(pc, s, a.occ)
 }
 
 var captureValue = func() (v [kifu.PieceTypeNB]int) {
@@ -246,6 +268,20 @@ var captureValue = func() (v [kifu.PieceTypeNB]int) {
 	}
 	v[kifu.King] = 1000
 	return v
+}()
+
+// beyond[s][x] holds the squares y with x between s and y: the line
+// from s through x, past x.
+var beyond = func() (b [kifu.SquareNB][kifu.SquareNB]kifu.Bitboard) {
+	for s := kifu.Square(0); s < kifu.SquareNB; s++ {
+		for y := kifu.Square(0); y < kifu.SquareNB; y++ {
+			for bt := kifu.Between(s, y); bt.Any(); {
+				x := bt.Pop()
+				b[s][x] = b[s][x].Set(y)
+			}
+		}
+	}
+	return b
 }()
 
 // Value returns the capture value of pt in centipawns (the king's is
@@ -260,6 +296,13 @@ var seeOrder = [...]kifu.PieceType{kifu.Pawn, kifu.Lance, kifu.Knight, kifu.Silv
 
 // least returns the square and type of the least valuable piece in att.
 func (a *Analyzer) least(att kifu.Bitboard) (kifu.Square, kifu.PieceType) {
+	if att.IsEmpty() {
+		return kifu.NoSquare, kifu.NoPieceType
+	}
+	if !att.MoreThanOne() {
+		s := att.LSB()
+		return s, a.pos.PieceAt(s).Type()
+	}
 	for _, pt := range seeOrder {
 		if b := att.And(a.pos.TypeBB(pt)); b.Any() {
 			return b.LSB(), pt
@@ -272,30 +315,37 @@ func (a *Analyzer) least(att kifu.Bitboard) (kifu.Square, kifu.PieceType) {
 // the exchange on sq, where a piece of type onSq stands, with occupancy
 // occ (c may decline: the gain is >= 0). Pins are ignored; the king
 // captures only onto a square the other side no longer attacks; pieces
-// do not promote on recapture.
+// do not promote on recapture. The attackers of both sides are found
+// once; a piece leaving the exchange can only uncover a slider behind it
+// on its line to sq (xray).
 func (a *Analyzer) exchange(c kifu.Color, sq kifu.Square, onSq kifu.PieceType, occ kifu.Bitboard) (int, kifu.Square) {
-	var gain [40]int
+	var gain [40]int32
 	side := c
 	n := 0
 	first := kifu.NoSquare
+	all := a.attackers(sq, occ)
 	for n < len(gain)-1 {
-		att := a.pos.AttackersTo(side, sq, occ).And(occ)
+		att := all.And(occ).And(a.pos.Pieces(side))
 		from, pt := a.least(att)
 		if from == kifu.NoSquare {
 			break
 		}
-		if pt == kifu.King && a.pos.AttackersTo(side.Opp(), sq, occ.Clear(from)).And(occ).Any() {
-			break
+		if pt == kifu.King {
+			rest := occ.Clear(from)
+			if all.Or(a.xray(sq, from, rest)).And(rest).And(a.pos.Pieces(side.Opp())).Any() {
+				break
+			}
 		}
 		if n == 0 {
 			first = from
-			gain[0] = captureValue[onSq]
+			gain[0] = int32(captureValue[onSq])
 		} else {
-			gain[n] = captureValue[onSq] - gain[n-1]
+			gain[n] = int32(captureValue[onSq]) - gain[n-1]
 		}
 		n++
 		onSq = pt
 		occ = occ.Clear(from)
+		all = all.Or(a.xray(sq, from, occ))
 		side = side.Opp()
 	}
 	for n > 1 {
@@ -305,7 +355,104 @@ func (a *Analyzer) exchange(c kifu.Color, sq kifu.Square, onSq kifu.PieceType, o
 	if n == 0 {
 		return 0, kifu.NoSquare
 	}
-	return max(gain[0], 0), first
+	return int(max(gain[0], 0)), first
+}
+
+// setup readies the analyzer for pos: the piece groups the attacker
+// searches use.
+func (a *Analyzer) setup(pos *kifu.Position) {
+	a.pos, a.occ = pos, pos.Occupied()
+	a.attOK = false
+	bt := func(pt kifu.PieceType) kifu.Bitboard { return pos.TypeBB(pt) }
+	hdk := bt(kifu.Horse).Or(bt(kifu.Dragon)).Or(bt(kifu.King))
+	a.golds = bt(kifu.Gold).Or(bt(kifu.ProPawn)).Or(bt(kifu.ProLance)).Or(bt(kifu.ProKnight)).Or(bt(kifu.ProSilver)).Or(hdk)
+	a.silvers = bt(kifu.Silver).Or(hdk)
+	a.diag = bt(kifu.Bishop).Or(bt(kifu.Horse))
+	a.orth = bt(kifu.Rook).Or(bt(kifu.Dragon))
+	a.lances = [2]kifu.Bitboard{pos.PiecesOf(kifu.Black, kifu.Lance), pos.PiecesOf(kifu.White, kifu.Lance)}
+}
+
+// attackers returns the pieces of both sides in occ that attack sq with
+// occupancy occ (kifu.Position.AttackersTo of both colours, at once).
+func (a *Analyzer) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
+	p := a.pos
+	var bb kifu.Bitboard
+	for c := kifu.Black; c <= kifu.White; c++ {
+		o := c.Opp() // attacks "from sq" as if a piece of the other colour stood there
+		bb = bb.Or(kifu.PawnAttacks(o, sq).And(p.TypeBB(kifu.Pawn)).
+			Or(kifu.KnightAttacks(o, sq).And(p.TypeBB(kifu.Knight))).
+			Or(kifu.SilverAttacks(o, sq).And(a.silvers)).
+			Or(kifu.GoldAttacks(o, sq).And(a.golds)).
+			And(p.Pieces(c)))
+	}
+	// The line searches only when a slider stands on one of sq's lines.
+	if rookReach[sq].And(a.orth.Or(a.lances[0]).Or(a.lances[1])).Any() {
+		var r kifu.Bitboard
+		if rankReach[sq].And(a.orth).Any() {
+			r = kifu.RookAttacks(sq, occ)
+		} else { // the file alone, as the lances of both colours see it
+			r = kifu.LanceAttacks(kifu.Black, sq, occ).Or(kifu.LanceAttacks(kifu.White, sq, occ))
+		}
+		bb = bb.Or(a.rookLike(sq, r))
+	}
+	if bishopReach[sq].And(a.diag).Any() {
+		bb = bb.Or(kifu.BishopAttacks(sq, occ).And(a.diag))
+	}
+	return bb.And(occ)
+}
+
+// rookLike returns the rooks, dragons and lances among r, the rook's
+// attacks from sq: a lance of c attacks sq when it stands on the file
+// ray a lance of the other colour would see from sq.
+func (a *Analyzer) rookLike(sq kifu.Square, r kifu.Bitboard) kifu.Bitboard {
+	return r.And(a.orth).
+		Or(r.And(lanceRay[kifu.White][sq]).And(a.lances[kifu.Black])).
+		Or(r.And(lanceRay[kifu.Black][sq]).And(a.lances[kifu.White]))
+}
+
+// pawnNearZone[c] holds the squares from which a pawn of c moves into or
+// within its promotion zone.
+var pawnNearZone = func() (z [2]kifu.Bitboard) {
+	for c := kifu.Black; c <= kifu.White; c++ {
+		zone := kifu.PromotionZone(c)
+		for s := kifu.Square(0); s < kifu.SquareNB; s++ {
+			if zone.Has(s) || kifu.PawnAttacks(c, s).And(zone).Any() {
+				z[c] = z[c].Set(s)
+			}
+		}
+	}
+	return z
+}()
+
+// rookReach, rankReach, bishopReach and lanceRay are the lines from each
+// square on an empty board (rankReach: along the rank).
+var rookReach, rankReach, bishopReach, lanceRay = func() (r, rk, b [kifu.SquareNB]kifu.Bitboard, l [2][kifu.SquareNB]kifu.Bitboard) {
+	for s := kifu.Square(0); s < kifu.SquareNB; s++ {
+		r[s] = kifu.RookAttacks(s, kifu.EmptyBB)
+		rk[s] = r[s].And(kifu.RankBB(s.Rank()))
+		b[s] = kifu.BishopAttacks(s, kifu.EmptyBB)
+		l[kifu.Black][s] = kifu.LanceAttacks(kifu.Black, s, kifu.EmptyBB)
+		l[kifu.White][s] = kifu.LanceAttacks(kifu.White, s, kifu.EmptyBB)
+	}
+	return
+}()
+
+// xray returns the sliders that attack sq along the line through from
+// (the square a piece just left) with occupancy occ.
+func (a *Analyzer) xray(sq, from kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
+	line := beyond[sq][from]
+	if line.And(a.diag.Or(a.orth).Or(a.lances[0]).Or(a.lances[1])).IsEmpty() {
+		return kifu.EmptyBB // no slider past from (or from is a knight's square)
+	}
+	var bb kifu.Bitboard
+	if sq.File() == from.File() {
+		bb = a.rookLike(sq, kifu.RookAttacks(sq, occ))
+	} else if sq.Rank() == from.Rank() {
+		bb = kifu.RookAttacks(sq, occ).And(a.orth)
+	} else {
+		bb = kifu.BishopAttacks(sq, occ).And(a.diag)
+	}
+	return bb.And(line).And(occ)
 }
 
 // Analyze fills out with the threats of pos.
@@ -313,8 +460,9 @@ func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
 	if a.Config == (Config{}) {
 		a.Config = DefaultConfig
 	}
-	a.pos, a.occ = pos, pos.Occupied()
+	a.setup(pos)
 	a.att = [2]kifu.Bitboard{a.attackMap(kifu.Black), a.attackMap(kifu.White)}
+	a.attOK = true
 	out.N = [2]uint8{}
 	out.Key = pos.Key()
 	stm := pos.SideToMove()
@@ -329,9 +477,9 @@ func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
 	}
 	strongKing := false
 	for c := kifu.Black; c <= kifu.White; c++ {
-		a.material(c, out)
-		a.promotion(c, out)
-		a.sliders(c, out)
+		a.material(c, out, a.att[c])
+		a.promotion(c, out, kifu.FullBB)
+		a.sliders(c, out, kifu.FullBB)
 		if a.king(c, out) {
 			strongKing = true
 		}
@@ -357,10 +505,11 @@ func (a *Analyzer) Analyze(pos *kifu.Position, out *Set) {
 	}
 }
 
-// material adds c's captures that win material by static exchange.
-func (a *Analyzer) material(c kifu.Color, out *Set) {
+// material adds c's captures of the pieces on victims that win material
+// by static exchange (victims need hold only the attacked pieces).
+func (a *Analyzer) material(c kifu.Color, out *Set, victims kifu.Bitboard) {
 	o := c.Opp()
-	for v := a.pos.Pieces(o).AndNot(a.pos.TypeBB(kifu.King)).And(a.att[c]); v.Any(); {
+	for v := a.pos.Pieces(o).AndNot(a.pos.TypeBB(kifu.King)).And(victims); v.Any(); {
 		sq := v.Pop()
 		g, from := a.exchange(c, sq, a.pos.PieceAt(sq).Type(), a.occ)
 		if g > 0 {
@@ -371,16 +520,25 @@ func (a *Analyzer) material(c kifu.Color, out *Set) {
 
 // promotion adds c's rooks, bishops and pawns that can promote next move
 // without losing the piece by static exchange (one entry per piece, its
-// best square).
-func (a *Analyzer) promotion(c kifu.Color, out *Set) {
+// best square), of those on pieces.
+func (a *Analyzer) promotion(c kifu.Color, out *Set, pieces kifu.Bitboard) {
 	o := c.Opp()
 	zone := kifu.PromotionZone(c)
 	pinned := a.pos.Pinned(c)
 	own := a.pos.Pieces(c)
 	for _, pt := range [...]kifu.PieceType{kifu.Rook, kifu.Bishop, kifu.Pawn} {
-		for p := a.pos.PiecesOf(c, pt).AndNot(pinned); p.Any(); {
+		p := a.pos.PiecesOf(c, pt).AndNot(pinned).And(pieces)
+		if pt == kifu.Pawn {
+			p = p.And(pawnNearZone[c]) // the others have no square in the zone
+		}
+		for p.Any() {
 			from := p.Pop()
-			targets := kifu.Attacks(kifu.NewPiece(c, pt), from, a.occ).AndNot(own)
+			var targets kifu.Bitboard
+			if pt == kifu.Pawn {
+				targets = kifu.PawnAttacks(c, from).AndNot(own)
+			} else {
+				targets = a.attacks(kifu.NewPiece(c, pt), from).AndNot(own)
+			}
 			if !zone.Has(from) {
 				targets = targets.And(zone)
 			}
@@ -395,7 +553,12 @@ func (a *Analyzer) promotion(c kifu.Color, out *Set) {
 					}
 					gain += captureValue[cap.Type()]
 				}
-				lost, _ := a.exchange(o, to, pt.Promote(), occ.Set(to))
+				lost := 0
+				// With the attack maps, a square o does not attack, and
+				// no slider of o behind from to uncover, costs nothing.
+				if !a.attOK || a.att[o].Has(to) || beyond[to][from].And(a.pos.Pieces(o)).And(a.diag.Or(a.orth).Or(a.lances[o])).Any() {
+					lost, _ = a.exchange(o, to, pt.Promote(), occ.Set(to))
+				}
 				if g := gain - lost; g >= 0 && g > best {
 					best, bestTo = g, to
 				}
@@ -408,20 +571,31 @@ func (a *Analyzer) promotion(c kifu.Color, out *Set) {
 	}
 }
 
-// sliders adds c's discovered attacks and pins.
-func (a *Analyzer) sliders(c kifu.Color, out *Set) {
+// sliders adds c's discovered attacks and pins by its sliders on from.
+func (a *Analyzer) sliders(c kifu.Color, out *Set, from kifu.Bitboard) {
 	o := c.Opp()
 	own, theirs := a.pos.Pieces(c), a.pos.Pieces(o)
 	sl := a.pos.PiecesOf(c, kifu.Lance).Or(a.pos.PiecesOf(c, kifu.Bishop)).Or(a.pos.PiecesOf(c, kifu.Rook)).
 		Or(a.pos.PiecesOf(c, kifu.Horse)).Or(a.pos.PiecesOf(c, kifu.Dragon))
-	for sl.Any() {
+	for sl = sl.And(from); sl.Any(); {
 		s := sl.Pop()
 		pc := a.pos.PieceAt(s)
 		sv := captureValue[pc.Type()]
-		att := kifu.Attacks(pc, s, a.occ)
+		att := a.attacks(pc, s)
+		// With every piece it attacks lifted, the slider sees on each
+		// line up to the second piece: behind a blocker x lies what its
+		// line beyond x shows.
+		var xatt kifu.Bitboard
+		xdone := false
 		for b := att.And(a.occ); b.Any(); {
 			x := b.Pop()
-			behind := kifu.Attacks(pc, s, a.occ.Clear(x)).AndNot(att).And(theirs)
+			if beyond[s][x].And(theirs).IsEmpty() {
+				continue
+			}
+			if !xdone {
+				xatt, xdone = kifu.Attacks(pc, s, a.occ.AndNot(att)), true
+			}
+			behind := xatt.And(beyond[s][x]).AndNot(att).And(theirs)
 			if behind.IsEmpty() {
 				continue
 			}
@@ -431,7 +605,7 @@ func (a *Analyzer) sliders(c kifu.Color, out *Set) {
 				switch {
 				case tt == kifu.King:
 					out.add(Threat{Kind: Discovered, By: c, Sq: [3]kifu.Square{t, s, x}, Value: DiscoveredCheckValue, Strong: true})
-				case captureValue[tt] > sv || !a.pos.AttackersTo(o, t, a.occ.Clear(x)).Any():
+				case captureValue[tt] > sv || !a.defended(o, t):
 					out.add(Threat{Kind: Discovered, By: c, Sq: [3]kifu.Square{t, s, x}, Value: int16(Unit * captureValue[tt])})
 				}
 				continue
@@ -442,11 +616,22 @@ func (a *Analyzer) sliders(c kifu.Color, out *Set) {
 			// half its worth (the slider already attacks it; winning it
 			// takes another attacker).
 			xt := a.pos.PieceAt(x).Type()
-			if tt == kifu.King || captureValue[tt] > captureValue[xt] && (captureValue[tt] > sv || !a.pos.AttackersTo(o, t, a.occ.Clear(x)).Any()) {
+			if tt == kifu.King || captureValue[tt] > captureValue[xt] && (captureValue[tt] > sv || !a.defended(o, t)) {
 				out.add(Threat{Kind: Pin, By: c, Sq: [3]kifu.Square{x, t, s}, Value: int16(Unit * captureValue[xt] / 2)})
 			}
 		}
 	}
+}
+
+// defended reports whether a piece of o attacks its piece on t that
+// stands behind a blocker x of a slider's line: lifting x uncovers no
+// attacker of t, its line ending at the slider, so the attack map, when
+// Analyze has made it, answers.
+func (a *Analyzer) defended(o kifu.Color, t kifu.Square) bool {
+	if a.attOK {
+		return a.att[o].Has(t)
+	}
+	return a.pos.AttackersTo(o, t, a.occ).Any()
 }
 
 // king adds c's king threat against the opponent king and reports
@@ -459,10 +644,18 @@ func (a *Analyzer) king(c kifu.Color, out *Set) bool {
 	}
 	controlled, covered := 0, 0
 	first, firstCovered := kifu.NoSquare, kifu.NoSquare
-	for z := kifu.KingAttacks(ok).And(a.att[c]); z.Any(); {
+	z := kifu.KingAttacks(ok)
+	if a.attOK {
+		z = z.And(a.att[c])
+	}
+	for z.Any() {
 		sq := z.Pop()
-		n := a.pos.AttackersTo(c, sq, a.occ).Count()
-		d := a.pos.AttackersTo(o, sq, a.occ).Count() - 1 // less the king
+		both := a.attackers(sq, a.occ)
+		n := both.And(a.pos.Pieces(c)).Count()
+		if n == 0 {
+			continue // not attacked (without the attack maps)
+		}
+		d := both.And(a.pos.Pieces(o)).Count() - 1 // less the king
 		if n == 1 {
 			d++ // the king may take back
 		}
@@ -494,7 +687,7 @@ func (a *Analyzer) king(c kifu.Color, out *Set) bool {
 // in capture-value units (as categorize.SEE: pins ignored, recaptures do
 // not promote), computed on pos's bitboards without a board copy.
 func (a *Analyzer) SEE(pos *kifu.Position, m kifu.Move) int {
-	a.pos = pos
+	a.setup(pos)
 	to := m.To()
 	gain := 0
 	occ := pos.Occupied()

@@ -154,14 +154,14 @@ func TestSEE(t *testing.T) {
 
 // TestHolds: Holds agrees with a full analysis on every threat of a
 // position and of its parent, after every legal move of real positions
-// (the threat quiescence search asks it instead of analysing each
-// defending move in full).
+// and of random games from them (the threat quiescence search asks it
+// instead of analysing each defending move in full).
 func TestHolds(t *testing.T) {
 	var a, b Analyzer
 	var parent, child Set
 	checked := 0
-	for _, s := range benchSFENs {
-		pos := kifutest.MustSFEN(t, s)
+	for _, pos := range exchangePositions(t) {
+		s := pos.SFEN()
 		a.Analyze(pos, &parent)
 		for _, m := range pos.GenerateMoves(kifu.Legal, nil) {
 			pos.DoMove(m)
