@@ -159,3 +159,27 @@ func BenchmarkSearchCoster(b *testing.B) {
 		}
 	}
 }
+
+// TestUSIModelMinBudget sets ModelMinBudget through the USI loop with
+// Probability=model: the category table (Config.Coster) must then price
+// the moves of the nodes near the threshold.
+func TestUSIModelMinBudget(t *testing.T) {
+	cfg := DefaultConfig()
+	cheap := &pricingCounter{TableCoster: cfg.Coster.(*TableCoster)}
+	cfg.Coster = cheap
+	p := startLoop(t, cfg)
+	p.send("usi")
+	p.expect("usiok", time.Second)
+	p.send("setoption name USI_Hash value 8", "setoption name ModelMinBudget value 20", "isready")
+	p.expect("readyok", 5*time.Second)
+	position := "position startpos moves 7g7f 3c3d 2g2f"
+	p.send(position, "go nodes 3000")
+	legalIn(t, position, p.bestMove(20*time.Second))
+	p.send("quit")
+	if err := p.wait(); err != nil {
+		t.Fatal(err)
+	}
+	if cheap.priced == 0 {
+		t.Fatal("ModelMinBudget=20: the category table priced no move")
+	}
+}

@@ -182,5 +182,24 @@ func (s *Searcher) nextStage(f *frame, moves []kifu.Move, ttMove kifu.Move, i in
 // moveCost is the cost of a move of the node of f (lazy pricing), capped
 // as moveCosts caps it.
 func (s *Searcher) moveCost(f *frame, m kifu.Move) int32 {
+	if f.cheap {
+		return min(max(s.CheapCoster.MoveCost(&f.cls, m), 0), MaxCost)
+	}
 	return min(max(s.Coster.(MoveCoster).MoveCost(&f.cls, m), 0), MaxCost)
+}
+
+// cheapNode reports whether a node at ply with budget prices its moves
+// lazily with CheapCoster (the category table) although the Coster prices
+// every move at once (the move model): a realization-mode node below the
+// root whose budget is below ModelMinBudget. Below the model's least cost
+// (ModelCoster.MinCost) every child of such a node is a leaf, so the
+// model's costs would only have ordered its moves, at the price of
+// extracting the features of every legal move.
+func (s *Searcher) cheapNode(ply, budget int) bool {
+	if s.ModelMinBudget <= 0 || budget >= s.ModelMinBudget || ply == 0 || s.CheapCoster == nil || s.eagerCosts ||
+		s.Mode != ModeRealization || s.CRA != CRAOff {
+		return false
+	}
+	_, ok := s.Coster.(MoveCoster)
+	return !ok
 }

@@ -76,3 +76,40 @@ func TestMoveCost(t *testing.T) {
 		}
 	}
 }
+
+// TestModelMinBudget searches real positions to a fixed iteration with
+// the move model's costs, with ModelMinBudget 0 (the model everywhere)
+// and 20 (the model's least cost: nodes whose children are all leaves
+// are priced lazily by the category table): with 20 the model must price
+// less than half the positions it prices with 0, the table must price
+// moves only then, and both searches must find a legal move.
+func TestModelMinBudget(t *testing.T) {
+	for _, bp := range benchPositions[:3] {
+		t.Run(bp.name, func(t *testing.T) {
+			var model [2]int64
+			for k, minBudget := range []int{0, 20} {
+				pos, err := kifu.ParseSFEN(bp.sfen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mc := &countingCoster{Coster: NewModelCoster(nil)}
+				cheap := &pricingCounter{TableCoster: DefaultConfig().Coster.(*TableCoster)}
+				s := NewSearcher(16, mc)
+				s.RootMateNodes, s.NodeMateNodes = 0, 0
+				s.ModelMinBudget, s.CheapCoster = minBudget, cheap
+				res := s.Search(pos, Limits{MaxBudget: 500}, nil)
+				if ok, why := pos.IsLegal(res.Move); !ok {
+					t.Fatalf("ModelMinBudget %d: best move %s is illegal: %v", minBudget, res.Move, why)
+				}
+				model[k] = mc.calls.Load()
+				if (cheap.priced > 0) != (minBudget > 0) {
+					t.Errorf("ModelMinBudget %d: the table priced %d moves", minBudget, cheap.priced)
+				}
+			}
+			t.Logf("positions priced by the model: ModelMinBudget 0: %d, 20: %d", model[0], model[1])
+			if model[1]*2 >= model[0] {
+				t.Errorf("the model priced %d positions with ModelMinBudget 20, %d with 0: want less than half", model[1], model[0])
+			}
+		})
+	}
+}

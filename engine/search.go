@@ -138,6 +138,7 @@ type frame struct {
 	cls      categorize.Classifier
 	stage    pickStage
 	stageEnd int
+	cheap    bool // priced by CheapCoster (cheapNode)
 }
 
 // Searcher searches one position at a time. It owns its transposition
@@ -662,7 +663,8 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if ply == 0 {
 		prev = s.rootPrev
 	}
-	lazy := s.lazyNode(ply)
+	cheap := s.cheapNode(ply, budget)
+	lazy := cheap || s.lazyNode(ply)
 	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck, lazy)
 	if legal == 0 {
 		return MatedIn(ply) // checkmated, or no move at all: a loss in shogi
@@ -680,6 +682,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		// The inner call reused this frame: regenerate.
 		moves, _ = s.nodeMoves(f, ply, budget, prev, inCheck, lazy)
 	}
+	f.cheap = cheap // after the internal iterative deepening, which reused f
 	if lazy && n > 1 {
 		s.startPick(f, moves, ttMove, prev)
 	} else {
@@ -887,6 +890,13 @@ type sopts struct {
 	// around the last iteration's score (searchRoot; USI Aspiration; 0:
 	// a full window).
 	Aspiration int
+	// ModelMinBudget: a node whose budget is below it prices its moves
+	// lazily with CheapCoster instead of a Coster that must price every
+	// move at once (the move model; cheapNode, USI ModelMinBudget; 0:
+	// never).
+	ModelMinBudget int
+	// CheapCoster is the coster of those nodes (the category table).
+	CheapCoster MoveCoster
 }
 
 // Defaults of the NullMove, ReverseFutility, Futility and Aspiration options.
