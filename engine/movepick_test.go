@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/rpshogi/rpshogi/categorize"
@@ -109,6 +110,54 @@ func TestModelMinBudget(t *testing.T) {
 			t.Logf("positions priced by the model: ModelMinBudget 0: %d, 20: %d", model[0], model[1])
 			if model[1]*2 >= model[0] {
 				t.Errorf("the model priced %d positions with ModelMinBudget 20, %d with 0: want less than half", model[1], model[0])
+			}
+		})
+	}
+}
+
+// TestDeferredPricing searches real positions with the move model's
+// costs, three searches in a row on one table (a position, then the
+// position two plies later along the best line, as in a game), with and
+// without the table move's cost from the table: the searches must be the
+// same node for node (nodes, move, score, principal variation), with
+// fewer positions priced by the model.
+func TestDeferredPricing(t *testing.T) {
+	for _, bp := range benchPositions {
+		t.Run(bp.name, func(t *testing.T) {
+			type run struct {
+				res    []Result
+				priced int64
+			}
+			var runs [2]run
+			for k, noCost := range []bool{true, false} {
+				pos, err := kifu.ParseSFEN(bp.sfen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := NewSearcher(16, NewModelCoster(nil))
+				s.noCostTT = noCost
+				s.Eval = EvalLearned
+				for range 3 {
+					res := s.Search(pos, Limits{MaxBudget: 600}, nil)
+					runs[k].res = append(runs[k].res, res)
+					runs[k].priced += int64(s.pricedNodes)
+					if len(res.PV) < 2 {
+						break
+					}
+					pos.DoMove(res.PV[0])
+					pos.DoMove(res.PV[1])
+				}
+			}
+			for i, a := range runs[0].res {
+				b := runs[1].res[i]
+				if a.Nodes != b.Nodes || a.Move != b.Move || a.Score != b.Score || fmt.Sprint(a.PV) != fmt.Sprint(b.PV) {
+					t.Errorf("search %d: without the table's costs %d nodes, %s %d %v; with %d nodes, %s %d %v",
+						i, a.Nodes, a.Move, a.Score, a.PV, b.Nodes, b.Move, b.Score, b.PV)
+				}
+			}
+			t.Logf("positions priced by the model: %d without the table's costs, %d with", runs[0].priced, runs[1].priced)
+			if runs[1].priced >= runs[0].priced*9/10 {
+				t.Errorf("the model priced %d positions with the table's costs, %d without: want 10%% fewer", runs[1].priced, runs[0].priced)
 			}
 		})
 	}

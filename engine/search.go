@@ -139,6 +139,7 @@ type frame struct {
 	stage    pickStage
 	stageEnd int
 	cheap    bool // priced by CheapCoster (cheapNode)
+	deferAt  int  // the table move's place among the moves generated (startDeferred)
 }
 
 // Searcher searches one position at a time. It owns its transposition
@@ -215,7 +216,14 @@ type Searcher struct {
 	// eagerCosts prices every move of a node before searching any, as
 	// the search did before lazy pricing (benchmarks compare the two).
 	eagerCosts bool
-	noise      bayesNoise // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
+	// costSalt identifies the Coster of the running search in the cost
+	// tags of the table's stored costs (costTag); 0 stores none.
+	costSalt uint64
+	noCostTT bool // never take a cost from the table (tests)
+	// pricedNodes counts the nodes of the last search that priced all
+	// their moves at once (Coster.Costs).
+	pricedNodes uint64
+	noise       bayesNoise // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
 	// FullWidth turns depth mode's plausible-move generator off (every
 	// legal move at every depth, no stand pat; DepthFullWidth).
 	FullWidth bool
@@ -331,13 +339,17 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	s.current.Store(ctl)
 	defer s.current.Store(nil)
 	s.start = ctl.start
-	s.nodes, s.mateStats = 0, MateStats{}
+	s.nodes, s.mateStats, s.pricedNodes = 0, MateStats{}, 0
 	s.aborted = false
 	if !s.helper {
 		s.Wait()         // the last search's helpers are done with the table
 		s.TT.NewSearch() // helpers share the main thread's table and generation
 	}
 	s.rootPrev = pos.LastMove()
+	s.costSalt = costerSalt(s.Coster)
+	if s.noCostTT {
+		s.costSalt = 0
+	}
 	for i := range s.stack {
 		s.stack[i].killer = [2]kifu.Move{}
 	}
@@ -618,7 +630,8 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	}
 	key := pos.Key() ^ s.noise.salt // the noise's own table entries (engine/bayes_noise.go)
 	var ttMove kifu.Move
-	if e, ok := s.TT.Probe(key); ok {
+	tte, ttHit := s.TT.Probe(key)
+	if e, ok := tte, ttHit; ok {
 		ttMove = pos.ToMove(e.move)
 		if int(e.budget) >= budget && !pvNode {
 			v := valueFromTT(Value(e.value), ply)
@@ -665,7 +678,22 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	}
 	cheap := s.cheapNode(ply, budget)
 	lazy := cheap || s.lazyNode(ply)
-	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck, lazy)
+	// A node the Coster prices all at once (the move model) takes the
+	// table move's cost from the table when it was stored in the same
+	// pricing context, and prices the other moves only if the table move
+	// does not cut off (startDeferred).
+	var costTag uint32
+	deferCost := int32(-1)
+	storesCost := !lazy && ply > 0 && s.costSalt != 0 && s.Mode == ModeRealization && s.CRA == CRAOff
+	if storesCost {
+		costTag = s.costTag()
+		if ttMove != kifu.MoveNone {
+			if c, ok := tte.moveCost(costTag); ok {
+				deferCost = c
+			}
+		}
+	}
+	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck, lazy || deferCost >= 0)
 	if legal == 0 {
 		return MatedIn(ply) // checkmated, or no move at all: a loss in shogi
 	}
@@ -685,7 +713,10 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	f.cheap = cheap // after the internal iterative deepening, which reused f
 	if lazy && n > 1 {
 		s.startPick(f, moves, ttMove, prev)
-	} else {
+	} else if deferCost < 0 || n == 1 || !s.startDeferred(f, moves, ttMove, deferCost) {
+		if deferCost >= 0 && n > 1 { // the table move is not among the moves
+			s.moveCosts(budget, prev, moves, costs, inCheck)
+		}
 		s.orderMoves(f, moves, costs, ttMove, ply)
 		f.stage, f.stageEnd = stageAll, n
 	}
@@ -701,10 +732,15 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		alpha = max(alpha, standPat)
 	}
 	var bestMove kifu.Move
+	bestCost := int32(-1)
 	futile := s.futilityBase(ply, pvNode, inCheck, alpha)
 	for i := 0; i < n; i++ {
 		if i == f.stageEnd {
-			s.nextStage(f, moves, ttMove, i)
+			if f.stage == stageDeferred {
+				s.priceDeferred(f, moves, budget, prev, inCheck)
+			} else {
+				s.nextStage(f, moves, ttMove, i)
+			}
 		}
 		m, c := pickNext(f, moves[:f.stageEnd], costs, i)
 		if futile != noValue && budget-int(c) < 0 && best > -MateInMaxPly && s.futileMove(m) {
@@ -762,7 +798,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		if v > best {
 			best = v
 			if v > alpha {
-				bestMove = m
+				bestMove, bestCost = m, c
 				alpha = v
 				s.updatePV(ply, m)
 				if ply == 0 {
@@ -777,7 +813,10 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			}
 		}
 	}
-	s.TT.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, budget, boundOf(best, origAlpha, beta))
+	if !storesCost || n < 2 {
+		bestCost = -1
+	}
+	s.TT.StoreCost(key, bestMove.Move16(), valueToTT(best, ply), budget, boundOf(best, origAlpha, beta), bestCost, costTag)
 	return best
 }
 
@@ -822,6 +861,7 @@ func (s *Searcher) moveCosts(budget int, prev kifu.Move, moves []kifu.Move, cost
 		}
 		return
 	}
+	s.pricedNodes++
 	s.Coster.Costs(s.pos, prev, moves, costs)
 	for i := range costs {
 		costs[i] = min(max(costs[i], 0), MaxCost)
