@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"unsafe"
 
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -261,7 +260,7 @@ func (s *Searcher) priceDeferred(f *frame, moves []kifu.Move, budget int, prev k
 	moves[0], moves[k] = moves[k], moves[0]
 	f.order[0], f.order[k] = f.order[k], f.order[0]
 	costs := f.costs[:n]
-	s.moveCosts(budget, prev, moves, costs, inCheck)
+	s.moveCosts(budget, prev, moves, costs, inCheck, f.costKey)
 	for i := range moves {
 		if i != k {
 			f.order[i] += (MaxCost - costs[i]) << 16
@@ -276,13 +275,13 @@ func (s *Searcher) priceDeferred(f *frame, moves []kifu.Move, budget int, prev k
 // costerSalt identifies c in the cost tags (costTag), or is 0 for a
 // Coster whose costs the table does not keep: only the move model's are
 // (a MoveCoster prices the table move alone anyway). The salt changes
-// with the coster and its shaping.
+// with the coster (its weights) and its shaping.
 func costerSalt(c Coster) uint64 {
 	mc, ok := c.(*ModelCoster)
 	if !ok || len(mc.w) == 0 {
 		return 0
 	}
-	h := uint64(uintptr(unsafe.Pointer(mc)))*0x9e3779b97f4a7c15 ^ uint64(uintptr(unsafe.Pointer(&mc.w[0])))
+	h := mc.id * 0x9e3779b97f4a7c15
 	h = h*0xbf58476d1ce4e5b9 ^ math.Float64bits(mc.MinProb)
 	h = h*0x94d049bb133111eb ^ uint64(uint32(mc.MinCost)) ^ uint64(len(mc.w))<<32
 	for _, cp := range mc.Caps {

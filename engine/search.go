@@ -138,8 +138,9 @@ type frame struct {
 	cls      categorize.Classifier
 	stage    pickStage
 	stageEnd int
-	cheap    bool // priced by CheapCoster (cheapNode)
-	deferAt  int  // the table move's place among the moves generated (startDeferred)
+	cheap    bool   // priced by CheapCoster (cheapNode)
+	deferAt  int    // the table move's place among the moves generated (startDeferred)
+	costKey  uint64 // the pricing context of the cost cache (moveCosts; 0: none)
 }
 
 // Searcher searches one position at a time. It owns its transposition
@@ -218,8 +219,9 @@ type Searcher struct {
 	eagerCosts bool
 	// costSalt identifies the Coster of the running search in the cost
 	// tags of the table's stored costs (costTag); 0 stores none.
-	costSalt uint64
-	noCostTT bool // never take a cost from the table (tests)
+	costSalt  uint64
+	noCostTT  bool        // never take a cost from the table or the cost cache (tests)
+	costCache []costEntry // moveCosts' cost cache, made on first use
 	// pricedNodes counts the nodes of the last search that priced all
 	// their moves at once (Coster.Costs).
 	pricedNodes uint64
@@ -693,6 +695,11 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			}
 		}
 	}
+	f.costKey = 0
+	if storesCost && !s.noCostTT {
+		f.costKey = (pos.Key()^uint64(costTag)*0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1
+	}
+	ck := f.costKey
 	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck, lazy || deferCost >= 0)
 	if legal == 0 {
 		return MatedIn(ply) // checkmated, or no move at all: a loss in shogi
@@ -708,6 +715,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		}
 		f.pvLen = 0
 		// The inner call reused this frame: regenerate.
+		f.costKey = ck
 		moves, _ = s.nodeMoves(f, ply, budget, prev, inCheck, lazy)
 	}
 	f.cheap = cheap // after the internal iterative deepening, which reused f
@@ -715,7 +723,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		s.startPick(f, moves, ttMove, prev)
 	} else if deferCost < 0 || n == 1 || !s.startDeferred(f, moves, ttMove, deferCost) {
 		if deferCost >= 0 && n > 1 { // the table move is not among the moves
-			s.moveCosts(budget, prev, moves, costs, inCheck)
+			s.moveCosts(budget, prev, moves, costs, inCheck, ck)
 		}
 		s.orderMoves(f, moves, costs, ttMove, ply)
 		f.stage, f.stageEnd = stageAll, n
@@ -842,15 +850,16 @@ func (s *Searcher) nodeMoves(f *frame, ply, budget int, prev kifu.Move, inCheck,
 	}
 	moves := s.pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	if len(moves) == 1 || len(moves) > 0 && !lazy {
-		s.moveCosts(budget, prev, moves, f.costs[:len(moves)], inCheck)
+		s.moveCosts(budget, prev, moves, f.costs[:len(moves)], inCheck, f.costKey)
 	}
 	return moves, len(moves)
 }
 
 // moveCosts fills costs for moves (realization mode): nothing for a
 // forced move, the Coster's costs otherwise (one ply each without a
-// Coster).
-func (s *Searcher) moveCosts(budget int, prev kifu.Move, moves []kifu.Move, costs []int32, inCheck bool) {
+// Coster). With a pricing context ck (the position and its cost tag;
+// 0: none) the costs come from the cost cache when it holds them.
+func (s *Searcher) moveCosts(budget int, prev kifu.Move, moves []kifu.Move, costs []int32, inCheck bool, ck uint64) {
 	if len(moves) == 1 {
 		costs[0] = 0
 		return
@@ -861,11 +870,58 @@ func (s *Searcher) moveCosts(budget int, prev kifu.Move, moves []kifu.Move, cost
 		}
 		return
 	}
+	var e *costEntry
+	var h uint32
+	if ck != 0 && len(moves) <= costCacheMoves {
+		if s.costCache == nil {
+			s.costCache = make([]costEntry, costCacheSize)
+		}
+		e, h = &s.costCache[ck&(costCacheSize-1)], movesHash(moves)
+		if e.key == ck && int(e.n) == len(moves) && e.check == h {
+			for i := range costs {
+				costs[i] = int32(e.costs[i])
+			}
+			return
+		}
+	}
 	s.pricedNodes++
 	s.Coster.Costs(s.pos, prev, moves, costs)
 	for i := range costs {
 		costs[i] = min(max(costs[i], 0), MaxCost)
 	}
+	if e != nil {
+		e.key, e.n, e.check = ck, uint16(len(moves)), h
+		for i, c := range costs {
+			e.costs[i] = int16(c)
+		}
+	}
+}
+
+// The cost cache keeps the costs of the last positions a Coster priced
+// all at once (the move model), by pricing context (the position and
+// its cost tag, costTag): iterative deepening prices the same interior
+// nodes again in each iteration. Only the costs are kept, in the order
+// the moves were generated (the moves' hash checks that order), so a
+// search takes from it exactly what pricing again would give.
+const (
+	costCacheSize  = 1024 // entries, a power of two
+	costCacheMoves = 128  // the most moves of a position kept
+)
+
+type costEntry struct {
+	key   uint64
+	check uint32
+	n     uint16
+	costs [costCacheMoves]int16
+}
+
+// movesHash is the FNV-1a hash of a move list.
+func movesHash(moves []kifu.Move) uint32 {
+	h := uint32(2166136261)
+	for _, m := range moves {
+		h = (h ^ uint32(m)) * 16777619
+	}
+	return h
 }
 
 func isRecaptureOf(m, prev kifu.Move) bool {
