@@ -24,9 +24,13 @@ var benchPositions = []struct{ name, sfen string }{
 // threshold 2^-7 and 6 plies, which take a comparable time.
 var benchBudgets = [...]int{ModeRealization: 700, ModeDepth: 600}
 
-// benchVariants are the searches BenchmarkSearch compares: each mode,
-// and the realization mode pricing every move of a node before searching
-// any (eager, the search before lazy pricing, engine/movepick.go).
+// benchVariants are the searches BenchmarkSearch compares: each mode
+// with the category table's costs and the hand-set evaluation, the
+// realization mode pricing every move of a node before searching any
+// (eager, the search before lazy pricing, engine/movepick.go), and the
+// realization mode as the USI engine runs it by default (usi: the move
+// model's costs, the learned evaluation), also with ModelMinBudget 20 and
+// 100 (the category table's lazy pricing near the threshold).
 var benchVariants = []struct {
 	name  string
 	mode  Mode

@@ -14,7 +14,10 @@
 // probability below 1/2 that beats the best value at its own cost is
 // searched again at probability 1/2. Transposition table (TT), killers,
 // history, internal iterative deepening and mate-distance pruning are the
-// usual ones.
+// usual ones. The move model prices every move of a node at once; the
+// table keeps the cost of its move and a cache the costs of the last
+// positions priced (engine/movepick.go), so a node whose table move cuts
+// off prices nothing, and the next iteration does not price again.
 //
 // Depth mode (ModeDepth, depth.go) is the depth-based baseline of the same
 // paper (GEKISASHI-D): every move costs one ply, nodes near the horizon
@@ -79,7 +82,9 @@
 // realization mode), ReverseFutility and Futility (frontier pruning in the
 // realization mode, engine/search.go), QSearchTT (the transposition table
 // in quiescence, engine/qsearch.go), NodeLimitStep (a half threshold
-// step under go nodes, engine/timeman.go), the threat stacks (ThreatStacks and its Threat*
+// step under go nodes, engine/timeman.go), ModelMinBudget (nodes near the
+// threshold priced lazily by the category table instead of the move
+// model, engine/movepick.go), the threat stacks (ThreatStacks and its Threat*
 // rules, engine/threat) and the Bayesian randomized search (Bayes and its
 // Bayes* settings, engine/bayes). "usi" lists every option with its range.
 //
