@@ -16,8 +16,9 @@
 // history, internal iterative deepening and mate-distance pruning are the
 // usual ones. The move model prices every move of a node at once; the
 // table keeps the cost of its move and a cache the costs of the last
-// positions priced (engine/movepick.go), so a node whose table move cuts
-// off prices nothing, and the next iteration does not price again.
+// positions priced (engine/movepick.go), each under a tag of what the
+// model's prices depend on besides the position: a node whose table move
+// cuts off prices nothing, and the next iteration does not price again.
 //
 // Depth mode (ModeDepth, depth.go) is the depth-based baseline of the same
 // paper (GEKISASHI-D): every move costs one ply, nodes near the horizon
