@@ -76,6 +76,7 @@
 //	DrawValue      score of a repetition draw for the engine, centipawns (0)
 //	EnteringKingRule CSARule27 (default) | CSARule27H | CSARule24 | CSARule24H | TryRule | NoEnteringKing
 //	Aspiration     root aspiration window of the realization mode, ±cp around the last iteration's score, 0 for none (50)
+//	ModelMinBudget with Probability=model, nodes of a smaller budget are priced lazily by the category table, 0 for none (100)
 //
 // The options of the experiments are off, or at today's value, by default:
 // the quiescence search's QEscapePlies, QLosingPlies and QCheckPlies
@@ -83,9 +84,7 @@
 // realization mode), ReverseFutility and Futility (frontier pruning in the
 // realization mode, engine/search.go), QSearchTT (the transposition table
 // in quiescence, engine/qsearch.go), NodeLimitStep (a half threshold
-// step under go nodes, engine/timeman.go), ModelMinBudget (nodes near the
-// threshold priced lazily by the category table instead of the move
-// model, engine/movepick.go), the threat stacks (ThreatStacks and its Threat*
+// step under go nodes, engine/timeman.go), the threat stacks (ThreatStacks and its Threat*
 // rules, engine/threat) and the Bayesian randomized search (Bayes and its
 // Bayes* settings, engine/bayes). "usi" lists every option with its range.
 //
