@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 // benchPositions are real-game positions of the shared corpus (an
@@ -23,17 +24,26 @@ var benchPositions = []struct{ name, sfen string }{
 // threshold 2^-7 and 6 plies, which take a comparable time.
 var benchBudgets = [...]int{ModeRealization: 700, ModeDepth: 600}
 
-// benchVariants are the searches BenchmarkSearch compares: each mode,
-// and the realization mode pricing every move of a node before searching
-// any (eager, the search before lazy pricing, engine/movepick.go).
+// benchVariants are the searches BenchmarkSearch compares: each mode
+// with the category table's costs and the hand-set evaluation, the
+// realization mode pricing every move of a node before searching any
+// (eager, the search before lazy pricing, engine/movepick.go), and the
+// realization mode as the USI engine runs it by default (usi: the move
+// model's costs, the learned evaluation), also with ModelMinBudget 20 and
+// 100 (the category table's lazy pricing near the threshold).
 var benchVariants = []struct {
 	name  string
 	mode  Mode
 	eager bool
+	usi   bool // the USI defaults: the move model's costs, the learned evaluation
+	cheap int  // ModelMinBudget (with usi)
 }{
-	{"realization", ModeRealization, false},
-	{"realization-eager", ModeRealization, true},
-	{"depth", ModeDepth, false},
+	{"realization", ModeRealization, false, false, 0},
+	{"realization-eager", ModeRealization, true, false, 0},
+	{"depth", ModeDepth, false, false, 0},
+	{"usi", ModeRealization, false, true, 0},
+	{"usi-cheap20", ModeRealization, false, true, 20},
+	{"usi-cheap100", ModeRealization, false, true, 100},
 }
 
 // BenchmarkSearch searches each position from an empty table up to a
@@ -53,14 +63,14 @@ func BenchmarkSearch(b *testing.B) {
 					name = v.name + "/nomate/" + bp.name
 				}
 				b.Run(name, func(b *testing.B) {
-					benchSearch(b, bp.sfen, v.mode, v.eager, mate)
+					benchSearch(b, bp.sfen, v.mode, v.eager, v.usi, v.cheap, mate)
 				})
 			}
 		}
 	}
 }
 
-func benchSearch(b *testing.B, sfen string, mode Mode, eager, mate bool) {
+func benchSearch(b *testing.B, sfen string, mode Mode, eager, usi bool, cheap int, mate bool) {
 	pos, err := kifu.ParseSFEN(sfen)
 	if err != nil {
 		b.Fatal(err)
@@ -68,6 +78,10 @@ func benchSearch(b *testing.B, sfen string, mode Mode, eager, mate bool) {
 	s := newTestSearcher()
 	s.Mode = mode
 	s.eagerCosts = eager
+	if usi {
+		s.Coster, s.Eval = NewModelCoster(nil), EvalLearned
+		s.ModelMinBudget, s.CheapCoster = cheap, NewTableCoster(tables.Costs())
+	}
 	if !mate {
 		s.RootMateNodes, s.NodeMateNodes = 0, 0
 	}

@@ -14,7 +14,11 @@
 // probability below 1/2 that beats the best value at its own cost is
 // searched again at probability 1/2. Transposition table (TT), killers,
 // history, internal iterative deepening and mate-distance pruning are the
-// usual ones.
+// usual ones. The move model prices every move of a node at once; the
+// table keeps the cost of its move and a cache the costs of the last
+// positions priced (engine/movepick.go), each under a tag of what the
+// model's prices depend on besides the position: a node whose table move
+// cuts off prices nothing, and the next iteration does not price again.
 //
 // Depth mode (ModeDepth, depth.go) is the depth-based baseline of the same
 // paper (GEKISASHI-D): every move costs one ply, nodes near the horizon
@@ -72,6 +76,7 @@
 //	DrawValue      score of a repetition draw for the engine, centipawns (0)
 //	EnteringKingRule CSARule27 (default) | CSARule27H | CSARule24 | CSARule24H | TryRule | NoEnteringKing
 //	Aspiration     root aspiration window of the realization mode, ±cp around the last iteration's score, 0 for none (50)
+//	ModelMinBudget with Probability=model, nodes of a smaller budget are priced lazily by the category table, 0 for none (100)
 //
 // The options of the experiments are off, or at today's value, by default:
 // the quiescence search's QEscapePlies, QLosingPlies and QCheckPlies

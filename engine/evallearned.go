@@ -55,13 +55,10 @@ const learnedBound = evalSafetyBound / 2
 func EvaluateLearned(p *kifu.Position) Value { return EvaluateWeights(p, tables.EvalWeights()) }
 
 // EvaluateWeights is EvaluateLearned with the weights w (by evalfeat
-// feature ID, in 1/evalfeat.Unit centipawns). It allocates nothing.
+// feature ID, in 1/evalfeat.Unit centipawns): evalfeat.Sum, the sum over
+// evalfeat.Append's features without listing them. It allocates nothing.
 func EvaluateWeights(p *kifu.Position, w []int32) Value {
-	var buf [evalfeat.MaxActive]evalfeat.Feature
-	var s int32
-	for _, f := range evalfeat.Append(p, buf[:0]) {
-		s += w[f.ID] * int32(f.N)
-	}
+	s := evalfeat.Sum(p, w)
 	v := Value(s / evalfeat.Unit) // truncation keeps the evaluation symmetric
 	if p.SideToMove() == kifu.White {
 		v = -v

@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 func fixedPrior() []int32 {
@@ -141,13 +143,27 @@ func BenchmarkEvaluate(b *testing.B) {
 			}
 		})
 	}
-	for _, k := range []EvalKind{EvalHand, EvalLearned} {
-		b.Run(k.String(), func(b *testing.B) {
+	w := tables.EvalWeights()
+	for _, k := range []string{"hand", "learned", "learned-append"} {
+		eval := map[string]func(*kifu.Position) Value{
+			"hand": Evaluate, "learned": EvaluateLearned,
+			// the learned evaluation as it was before evalfeat.Sum: a list of
+			// features, then their weights
+			"learned-append": func(p *kifu.Position) Value {
+				var buf [evalfeat.MaxActive]evalfeat.Feature
+				var s int32
+				for _, f := range evalfeat.Append(p, buf[:0]) {
+					s += w[f.ID] * int32(f.N)
+				}
+				return Value(s / evalfeat.Unit)
+			},
+		}[k]
+		b.Run(k, func(b *testing.B) {
 			b.ReportAllocs()
 			var sink Value
 			cpu0, ok := processCPU()
 			for i := 0; b.Loop(); i++ {
-				sink += k.Evaluate(ps[i%len(ps)])
+				sink += eval(ps[i%len(ps)])
 			}
 			// CPU time per position: on a shared machine the wall clock
 			// (ns/op) counts the time the benchmark waits for a core.

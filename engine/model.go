@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"sync/atomic"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/kifu"
@@ -29,6 +30,7 @@ type ModelCoster struct {
 	Caps [3]int32
 
 	w    []float32
+	id   uint64 // tells this coster's costs from another's (costerSalt)
 	book fm.Book
 	x    fm.Extractor
 	p    [kifu.MaxMoves]float64
@@ -45,12 +47,16 @@ const (
 
 var defaultModelCaps = [3]int32{100, 200, 250}
 
+// modelCosters counts the ModelCosters made (their ids).
+var modelCosters atomic.Uint64
+
 // NewModelCoster returns a coster with the compiled model and its book (w
 // nil) or the weights w and no book, and the default shaping (floor 2^-10,
 // minimum cost 20, caps 100, 200 and 250 for the three most probable
 // moves).
 func NewModelCoster(w []float32) *ModelCoster {
-	c := &ModelCoster{MinProb: defaultModelMinProb, MinCost: defaultModelMinCost, Caps: defaultModelCaps}
+	c := &ModelCoster{MinProb: defaultModelMinProb, MinCost: defaultModelMinCost, Caps: defaultModelCaps,
+		id: modelCosters.Add(1)}
 	if w == nil {
 		w = tables.ModelWeights()
 		keys, vals := tables.ModelBook()

@@ -159,3 +159,39 @@ func BenchmarkSearchCoster(b *testing.B) {
 		}
 	}
 }
+
+// TestUSIModelMinBudget runs the USI loop with Probability=model and
+// ModelMinBudget at its default (100) and set to 20: the category table
+// (Config.Coster) must then price the moves of the nodes near the
+// threshold; set to 0, never.
+func TestUSIModelMinBudget(t *testing.T) {
+	for _, tc := range []struct {
+		set  string // the option's value, "" for the default
+		used bool
+	}{{"", true}, {"20", true}, {"0", false}} {
+		t.Run("ModelMinBudget="+tc.set, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cheap := &pricingCounter{TableCoster: cfg.Coster.(*TableCoster)}
+			cfg.Coster = cheap
+			p := startLoop(t, cfg)
+			p.send("usi")
+			p.expect("usiok", time.Second)
+			p.send("setoption name USI_Hash value 8")
+			if tc.set != "" {
+				p.send("setoption name ModelMinBudget value " + tc.set)
+			}
+			p.send("isready")
+			p.expect("readyok", 5*time.Second)
+			position := "position startpos moves 7g7f 3c3d 2g2f"
+			p.send(position, "go nodes 3000")
+			legalIn(t, position, p.bestMove(20*time.Second))
+			p.send("quit")
+			if err := p.wait(); err != nil {
+				t.Fatal(err)
+			}
+			if (cheap.priced > 0) != tc.used {
+				t.Fatalf("the category table priced %d moves, want some: %v", cheap.priced, tc.used)
+			}
+		})
+	}
+}

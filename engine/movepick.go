@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/rpshogi/rpshogi/kifu"
+import (
+	"math"
+
+	"github.com/rpshogi/rpshogi/kifu"
+)
 
 // Move ordering. Every move gets a score in f.order; pickNext then selects
 // the best remaining move (selection sort: cut-offs usually come early, so
@@ -30,7 +34,13 @@ func (s *Searcher) orderKey(f *frame, m kifu.Move, c int32, ttMove kifu.Move) in
 	if m == ttMove {
 		return orderTT
 	}
-	sc := (MaxCost - c) << 16
+	return (MaxCost-c)<<16 + s.orderRest(f, m)
+}
+
+// orderRest is the part of orderKey that does not depend on the move's
+// cost (m not the table move).
+func (s *Searcher) orderRest(f *frame, m kifu.Move) int32 {
+	var sc int32
 	if m.IsCapture() {
 		sc += int32(boardValue[m.Captured().Type()])*8 - int32(boardValue[m.Piece().Type()])/16 + 1<<15
 	} else if m == f.killer[0] || m == f.killer[1] {
@@ -124,6 +134,9 @@ const (
 	stageTT pickStage = iota
 	stageTactical
 	stageAll
+	// stageDeferred: the table move alone, its cost from the table; the
+	// other moves are priced all at once after it (startDeferred).
+	stageDeferred
 )
 
 // lazyNode reports whether a node at ply prices its moves lazily.
@@ -182,5 +195,116 @@ func (s *Searcher) nextStage(f *frame, moves []kifu.Move, ttMove kifu.Move, i in
 // moveCost is the cost of a move of the node of f (lazy pricing), capped
 // as moveCosts caps it.
 func (s *Searcher) moveCost(f *frame, m kifu.Move) int32 {
+	if f.cheap {
+		return min(max(s.CheapCoster.MoveCost(&f.cls, m), 0), MaxCost)
+	}
 	return min(max(s.Coster.(MoveCoster).MoveCost(&f.cls, m), 0), MaxCost)
+}
+
+// cheapNode reports whether a node at ply with budget prices its moves
+// lazily with CheapCoster (the category table) although the Coster prices
+// every move at once (the move model): a realization-mode node below the
+// root whose budget is below ModelMinBudget. Below the model's least cost
+// (ModelCoster.MinCost) every child of such a node is a leaf, so the
+// model's costs would only have ordered its moves, at the price of
+// extracting the features of every legal move.
+func (s *Searcher) cheapNode(ply, budget int) bool {
+	if s.ModelMinBudget <= 0 || budget >= s.ModelMinBudget || ply == 0 || s.CheapCoster == nil || s.eagerCosts ||
+		s.Mode != ModeRealization || s.CRA != CRAOff {
+		return false
+	}
+	_, ok := s.Coster.(MoveCoster)
+	return !ok
+}
+
+// Deferred pricing. A Coster that prices every move of a node at once
+// (the move model's softmax) cannot price one move alone, but the table
+// can keep the cost of the move it stores (TT.StoreCost), tagged with
+// what the Coster's prices depend on beside the position (costTag). A
+// node whose table move has a cost of the same tag searches that move
+// first without pricing anything, and prices the others only when it
+// does not cut off. The search is the same, node for node, as pricing
+// every move first: the other moves' order keys are taken before the
+// table move's subtree changes the history (orderRest), their costs are
+// added after, and the moves end in the order pickNext would have left.
+
+// startDeferred starts the deferred pricing of a node whose table move
+// ttMove has cost c: it reports false when ttMove is not among moves.
+func (s *Searcher) startDeferred(f *frame, moves []kifu.Move, ttMove kifu.Move, c int32) bool {
+	k := -1
+	for i, m := range moves {
+		if m == ttMove {
+			k = i
+			f.order[i] = orderTT
+			continue
+		}
+		f.order[i] = s.orderRest(f, m)
+	}
+	if k < 0 {
+		return false
+	}
+	moves[0], moves[k] = moves[k], moves[0]
+	f.order[0], f.order[k] = f.order[k], f.order[0]
+	f.costs[0] = c
+	f.deferAt = k
+	f.stage, f.stageEnd = stageDeferred, 1
+	return true
+}
+
+// priceDeferred prices the moves of a deferred node after its table move:
+// every move in the order generated, as moveCosts would have at the start,
+// then the order keys, and the table move back to the front as pickNext
+// put it.
+func (s *Searcher) priceDeferred(f *frame, moves []kifu.Move, budget int, prev kifu.Move, inCheck bool) {
+	k, n := f.deferAt, len(moves)
+	moves[0], moves[k] = moves[k], moves[0]
+	f.order[0], f.order[k] = f.order[k], f.order[0]
+	costs := f.costs[:n]
+	s.moveCosts(budget, prev, moves, costs, inCheck, f.costKey)
+	for i := range moves {
+		if i != k {
+			f.order[i] += (MaxCost - costs[i]) << 16
+		}
+	}
+	moves[0], moves[k] = moves[k], moves[0]
+	costs[0], costs[k] = costs[k], costs[0]
+	f.order[0], f.order[k] = f.order[k], f.order[0]
+	f.stage, f.stageEnd = stageAll, n
+}
+
+// costerSalt identifies c in the cost tags (costTag), or is 0 for a
+// Coster whose costs the table does not keep: only the move model's are
+// (a MoveCoster prices the table move alone anyway). The salt changes
+// with the coster (its weights) and its shaping.
+func costerSalt(c Coster) uint64 {
+	mc, ok := c.(*ModelCoster)
+	if !ok || len(mc.w) == 0 {
+		return 0
+	}
+	h := mc.id * 0x9e3779b97f4a7c15
+	h = h*0xbf58476d1ce4e5b9 ^ math.Float64bits(mc.MinProb)
+	h = h*0x94d049bb133111eb ^ uint64(uint32(mc.MinCost)) ^ uint64(len(mc.w))<<32
+	for _, cp := range mc.Caps {
+		h = h*0x9e3779b97f4a7c15 ^ uint64(uint32(cp))
+	}
+	return h | 1
+}
+
+// costTag hashes what the move model's prices depend on beside the
+// position (categorize/movemodel's Extractor.Reset): the previous move,
+// the destination of the move before it, the move number, and the
+// coster (costSalt).
+func (s *Searcher) costTag() uint32 {
+	pos := s.pos
+	prev2 := uint64(kifu.NoSquare)
+	if n := pos.Ply(); n >= 2 {
+		if om := pos.MoveAt(n - 2); om != kifu.MoveNone && om != kifu.MoveNull {
+			prev2 = uint64(om.To())
+		}
+	}
+	h := uint64(pos.LastMove()) | prev2<<26 | uint64(uint32(pos.MoveNumber()))<<33
+	h = (h ^ s.costSalt) * 0x9e3779b97f4a7c15
+	h ^= h >> 31
+	h *= 0xbf58476d1ce4e5b9
+	return uint32(h >> (64 - costTagBits))
 }

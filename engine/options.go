@@ -79,6 +79,8 @@ func newOptions() *options {
 			help: "quiescence search probes and stores the transposition table and tries its move first"},
 		{name: "Aspiration", kind: "spin", def: strconv.Itoa(DefaultAspiration), min: 0, max: 10000,
 			help: "realization mode: half width in centipawns of the root's window around the last iteration's score, widened on a fail (0: a full window)"},
+		{name: "ModelMinBudget", kind: "spin", def: strconv.Itoa(DefaultModelMinBudget), min: 0, max: 2000,
+			help: "realization mode with Probability=model: nodes whose budget is below this price their moves lazily by the category table (0: the model everywhere)"},
 		{name: "DepthFullWidth", kind: "check", def: "false",
 			help: "depth mode without the plausible-move generator: every legal move at every depth (the paper's full-width baseline)"},
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)

@@ -138,6 +138,9 @@ type frame struct {
 	cls      categorize.Classifier
 	stage    pickStage
 	stageEnd int
+	cheap    bool   // priced by CheapCoster (cheapNode)
+	deferAt  int    // the table move's place among the moves generated (startDeferred)
+	costKey  uint64 // the pricing context of the cost cache (moveCosts; 0: none)
 }
 
 // Searcher searches one position at a time. It owns its transposition
@@ -214,7 +217,15 @@ type Searcher struct {
 	// eagerCosts prices every move of a node before searching any, as
 	// the search did before lazy pricing (benchmarks compare the two).
 	eagerCosts bool
-	noise      bayesNoise // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
+	// costSalt identifies the Coster of the running search in the cost
+	// tags of the table's stored costs (costTag); 0 stores none.
+	costSalt  uint64
+	noCostTT  bool        // never take a cost from the table or the cost cache (tests)
+	costCache []costEntry // moveCosts' cost cache, made on first use
+	// pricedNodes counts the nodes of the last search that priced all
+	// their moves at once (Coster.Costs).
+	pricedNodes uint64
+	noise       bayesNoise // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
 	// FullWidth turns depth mode's plausible-move generator off (every
 	// legal move at every depth, no stand pat; DepthFullWidth).
 	FullWidth bool
@@ -330,13 +341,17 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	s.current.Store(ctl)
 	defer s.current.Store(nil)
 	s.start = ctl.start
-	s.nodes, s.mateStats = 0, MateStats{}
+	s.nodes, s.mateStats, s.pricedNodes = 0, MateStats{}, 0
 	s.aborted = false
 	if !s.helper {
 		s.Wait()         // the last search's helpers are done with the table
 		s.TT.NewSearch() // helpers share the main thread's table and generation
 	}
 	s.rootPrev = pos.LastMove()
+	s.costSalt = costerSalt(s.Coster)
+	if s.noCostTT {
+		s.costSalt = 0
+	}
 	for i := range s.stack {
 		s.stack[i].killer = [2]kifu.Move{}
 	}
@@ -617,7 +632,8 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	}
 	key := pos.Key() ^ s.noise.salt // the noise's own table entries (engine/bayes_noise.go)
 	var ttMove kifu.Move
-	if e, ok := s.TT.Probe(key); ok {
+	tte, ttHit := s.TT.Probe(key)
+	if e, ok := tte, ttHit; ok {
 		ttMove = pos.ToMove(e.move)
 		if int(e.budget) >= budget && !pvNode {
 			v := valueFromTT(Value(e.value), ply)
@@ -662,8 +678,29 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if ply == 0 {
 		prev = s.rootPrev
 	}
-	lazy := s.lazyNode(ply)
-	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck, lazy)
+	cheap := s.cheapNode(ply, budget)
+	lazy := cheap || s.lazyNode(ply)
+	// A node the Coster prices all at once (the move model) takes the
+	// table move's cost from the table when it was stored in the same
+	// pricing context, and prices the other moves only if the table move
+	// does not cut off (startDeferred).
+	var costTag uint32
+	deferCost := int32(-1)
+	storesCost := !lazy && ply > 0 && s.costSalt != 0 && s.Mode == ModeRealization && s.CRA == CRAOff
+	if storesCost {
+		costTag = s.costTag()
+		if ttMove != kifu.MoveNone {
+			if c, ok := tte.moveCost(costTag); ok {
+				deferCost = c
+			}
+		}
+	}
+	f.costKey = 0
+	if storesCost && !s.noCostTT {
+		f.costKey = (pos.Key()^uint64(costTag)*0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1
+	}
+	ck := f.costKey
+	moves, legal := s.nodeMoves(f, ply, budget, prev, inCheck, lazy || deferCost >= 0)
 	if legal == 0 {
 		return MatedIn(ply) // checkmated, or no move at all: a loss in shogi
 	}
@@ -678,11 +715,16 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		}
 		f.pvLen = 0
 		// The inner call reused this frame: regenerate.
+		f.costKey = ck
 		moves, _ = s.nodeMoves(f, ply, budget, prev, inCheck, lazy)
 	}
+	f.cheap = cheap // after the internal iterative deepening, which reused f
 	if lazy && n > 1 {
 		s.startPick(f, moves, ttMove, prev)
-	} else {
+	} else if deferCost < 0 || n == 1 || !s.startDeferred(f, moves, ttMove, deferCost) {
+		if deferCost >= 0 && n > 1 { // the table move is not among the moves
+			s.moveCosts(budget, prev, moves, costs, inCheck, ck)
+		}
 		s.orderMoves(f, moves, costs, ttMove, ply)
 		f.stage, f.stageEnd = stageAll, n
 	}
@@ -698,10 +740,15 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		alpha = max(alpha, standPat)
 	}
 	var bestMove kifu.Move
+	bestCost := int32(-1)
 	futile := s.futilityBase(ply, pvNode, inCheck, alpha)
 	for i := 0; i < n; i++ {
 		if i == f.stageEnd {
-			s.nextStage(f, moves, ttMove, i)
+			if f.stage == stageDeferred {
+				s.priceDeferred(f, moves, budget, prev, inCheck)
+			} else {
+				s.nextStage(f, moves, ttMove, i)
+			}
 		}
 		m, c := pickNext(f, moves[:f.stageEnd], costs, i)
 		if futile != noValue && budget-int(c) < 0 && best > -MateInMaxPly && s.futileMove(m) {
@@ -759,7 +806,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		if v > best {
 			best = v
 			if v > alpha {
-				bestMove = m
+				bestMove, bestCost = m, c
 				alpha = v
 				s.updatePV(ply, m)
 				if ply == 0 {
@@ -774,7 +821,10 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			}
 		}
 	}
-	s.TT.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, budget, boundOf(best, origAlpha, beta))
+	if !storesCost || n < 2 {
+		bestCost = -1
+	}
+	s.TT.StoreCost(key, bestMove.Move16(), valueToTT(best, ply), budget, boundOf(best, origAlpha, beta), bestCost, costTag)
 	return best
 }
 
@@ -800,15 +850,16 @@ func (s *Searcher) nodeMoves(f *frame, ply, budget int, prev kifu.Move, inCheck,
 	}
 	moves := s.pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	if len(moves) == 1 || len(moves) > 0 && !lazy {
-		s.moveCosts(budget, prev, moves, f.costs[:len(moves)], inCheck)
+		s.moveCosts(budget, prev, moves, f.costs[:len(moves)], inCheck, f.costKey)
 	}
 	return moves, len(moves)
 }
 
 // moveCosts fills costs for moves (realization mode): nothing for a
 // forced move, the Coster's costs otherwise (one ply each without a
-// Coster).
-func (s *Searcher) moveCosts(budget int, prev kifu.Move, moves []kifu.Move, costs []int32, inCheck bool) {
+// Coster). With a pricing context ck (the position and its cost tag;
+// 0: none) the costs come from the cost cache when it holds them.
+func (s *Searcher) moveCosts(budget int, prev kifu.Move, moves []kifu.Move, costs []int32, inCheck bool, ck uint64) {
 	if len(moves) == 1 {
 		costs[0] = 0
 		return
@@ -819,10 +870,58 @@ func (s *Searcher) moveCosts(budget int, prev kifu.Move, moves []kifu.Move, cost
 		}
 		return
 	}
+	var e *costEntry
+	var h uint32
+	if ck != 0 && len(moves) <= costCacheMoves {
+		if s.costCache == nil {
+			s.costCache = make([]costEntry, costCacheSize)
+		}
+		e, h = &s.costCache[ck&(costCacheSize-1)], movesHash(moves)
+		if e.key == ck && int(e.n) == len(moves) && e.check == h {
+			for i := range costs {
+				costs[i] = int32(e.costs[i])
+			}
+			return
+		}
+	}
+	s.pricedNodes++
 	s.Coster.Costs(s.pos, prev, moves, costs)
 	for i := range costs {
 		costs[i] = min(max(costs[i], 0), MaxCost)
 	}
+	if e != nil {
+		e.key, e.n, e.check = ck, uint16(len(moves)), h
+		for i, c := range costs {
+			e.costs[i] = int16(c)
+		}
+	}
+}
+
+// The cost cache keeps the costs of the last positions a Coster priced
+// all at once (the move model), by pricing context (the position and
+// its cost tag, costTag): iterative deepening prices the same interior
+// nodes again in each iteration. Only the costs are kept, in the order
+// the moves were generated (the moves' hash checks that order), so a
+// search takes from it exactly what pricing again would give.
+const (
+	costCacheSize  = 1024 // entries, a power of two
+	costCacheMoves = 128  // the most moves of a position kept
+)
+
+type costEntry struct {
+	key   uint64
+	check uint32
+	n     uint16
+	costs [costCacheMoves]int16
+}
+
+// movesHash is the FNV-1a hash of a move list.
+func movesHash(moves []kifu.Move) uint32 {
+	h := uint32(2166136261)
+	for _, m := range moves {
+		h = (h ^ uint32(m)) * 16777619
+	}
+	return h
 }
 
 func isRecaptureOf(m, prev kifu.Move) bool {
@@ -887,6 +986,13 @@ type sopts struct {
 	// around the last iteration's score (searchRoot; USI Aspiration; 0:
 	// a full window).
 	Aspiration int
+	// ModelMinBudget: a node whose budget is below it prices its moves
+	// lazily with CheapCoster instead of a Coster that must price every
+	// move at once (the move model; cheapNode, USI ModelMinBudget; 0:
+	// never).
+	ModelMinBudget int
+	// CheapCoster is the coster of those nodes (the category table).
+	CheapCoster MoveCoster
 }
 
 // Defaults of the NullMove, ReverseFutility, Futility and Aspiration options.
@@ -898,11 +1004,16 @@ const (
 	// 50 cp won the node-limited self-play against a full window,
 	// docs/experiments.md).
 	DefaultAspiration = 50
+	// DefaultModelMinBudget is the ModelMinBudget option's default
+	// (session 7: 100 won 117-79-4 over 200 games of self-play at equal
+	// CPU against 0, docs/experiments.md). It applies where CheapCoster
+	// is set (the USI engine sets Config.Coster).
+	DefaultModelMinBudget = 100
 )
 
 func defaultSOpts() sopts {
 	return sopts{NullMoveRP: DefaultNullMoveRP, ReverseFutility: DefaultReverseFutility, Futility: DefaultFutility,
-		Aspiration: DefaultAspiration}
+		Aspiration: DefaultAspiration, ModelMinBudget: DefaultModelMinBudget}
 }
 
 // Reverse futility pruning ("static null move") in the realization mode:

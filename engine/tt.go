@@ -36,9 +36,15 @@ func boundOf(best, alpha, beta Value) Bound {
 //	key32   upper 32 bits of the Zobrist key
 //	move    best move found (Move16)
 //	value   search value (mate scores adjusted to the node)
-//	eval    static evaluation
+//	eval    the move's cost + 1 (bits 0-10; 0: not stored) and the low 5
+//	        bits of its cost tag (bits 11-15)
 //	budget  remaining realization-probability budget (or depth*100) searched
 //	genBound generation << 2 | bound
+//	tagHi   the upper 24 bits of the cost tag
+//
+// The cost of the move (the Coster's, see TT.StoreCost) is valid only
+// where the cost tag, a hash of what the Coster's prices depend on beside
+// the position, is the node's (ttEntry.moveCost).
 type ttEntry struct {
 	key32    uint32
 	move     kifu.Move16
@@ -46,13 +52,42 @@ type ttEntry struct {
 	eval     int16
 	budget   int16
 	genBound uint8
+	tagHi    uint32
+}
+
+// Cost tags: costTagBits bits, of which the low 5 share the eval field
+// with the cost.
+const (
+	costTagBits = 29
+	costBits    = 11 // cost + 1 <= MaxCost + 1 < 1<<costBits
+)
+
+// moveCost returns the stored cost of the entry's move and true when it
+// was stored with cost tag tag.
+func (e *ttEntry) moveCost(tag uint32) (int32, bool) {
+	ev := uint16(e.eval)
+	c := int32(ev & (1<<costBits - 1))
+	if c == 0 || uint32(ev>>costBits)|e.tagHi<<(16-costBits) != tag {
+		return 0, false
+	}
+	return c - 1, true
+}
+
+// setCost makes the entry hold cost c with tag (c < 0: none).
+func (e *ttEntry) setCost(c int32, tag uint32) {
+	if c < 0 || c > MaxCost {
+		e.eval, e.tagHi = 0, 0
+		return
+	}
+	e.eval = int16(uint16(c+1) | uint16(tag)<<costBits)
+	e.tagHi = tag >> (16 - costBits)
 }
 
 // ttSlot is one slot of the table (16 bytes), two words that threads of
 // one search (lazy SMP) read and write atomically, without locks:
 //
 //	data  move | value<<16 | eval<<32 | budget<<48
-//	check key32 ^ low32(data) ^ high32(data) | genBound<<32
+//	check key32 ^ low32(data) ^ high32(data) | genBound<<32 | tagHi<<40
 //
 // A slot read while another thread writes it may mix two entries; its
 // key then fails the check (Hyatt's lockless hashing) and it reads as
@@ -72,7 +107,7 @@ func (sl *ttSlot) load() ttEntry {
 	d, c := sl.data.Load(), sl.check.Load()
 	return ttEntry{
 		key32: uint32(c) ^ fold(d), move: kifu.Move16(d), value: int16(d >> 16),
-		eval: int16(d >> 32), budget: int16(d >> 48), genBound: uint8(c >> 32),
+		eval: int16(d >> 32), budget: int16(d >> 48), genBound: uint8(c >> 32), tagHi: uint32(c >> 40),
 	}
 }
 
@@ -80,7 +115,7 @@ func (sl *ttSlot) load() ttEntry {
 func (sl *ttSlot) store(e ttEntry) {
 	d := packData(e)
 	sl.data.Store(d)
-	sl.check.Store(uint64(e.key32^fold(d)) | uint64(e.genBound)<<32)
+	sl.check.Store(uint64(e.key32^fold(d)) | uint64(e.genBound)<<32 | uint64(e.tagHi)<<40)
 }
 
 const clusterSize = 4
@@ -154,8 +189,16 @@ func (t *TT) Probe(key uint64) (e ttEntry, ok bool) {
 }
 
 // Store saves a search result for key, keeping a deeper result of the
-// same position unless this one is exact.
+// same position unless this one is exact. (eval is not kept: 0.)
 func (t *TT) Store(key uint64, m kifu.Move16, v Value, eval Value, budget int, b Bound) {
+	t.StoreCost(key, m, v, budget, b, -1, 0)
+}
+
+// StoreCost is Store with the cost of m (cost < 0: none) in the node as
+// the Coster prices it where its prices' context hashes to tag
+// (Searcher.costTag). The cost goes with the move: kept when the old
+// move is kept, dropped when another move without a cost replaces it.
+func (t *TT) StoreCost(key uint64, m kifu.Move16, v Value, budget int, b Bound, cost int32, tag uint32) {
 	c := &t.clusters[key&t.mask]
 	k := uint32(key >> 32)
 	var cur [clusterSize]ttEntry
@@ -176,17 +219,29 @@ func (t *TT) Store(key uint64, m kifu.Move16, v Value, eval Value, budget int, b
 			}
 		}
 	} else if e := &cur[at]; e.key32 == k && e.genBound&3 != 0 {
+		keepCost := m == 0
 		if m == 0 {
-			m = e.move // keep the old best move
+			m = e.move // keep the old best move, and its cost
 		}
 		if b != BoundExact && int(e.budget) > budget+100 && e.genBound>>2 == t.gen {
 			e.move = m
+			if !keepCost {
+				e.setCost(cost, tag)
+			}
 			c[at].store(*e)
+			return
+		}
+		if keepCost {
+			budget = max(min(budget, 32767), -32768)
+			c[at].store(ttEntry{key32: k, move: m, value: int16(v), eval: e.eval, budget: int16(budget),
+				genBound: t.gen<<2 | uint8(b), tagHi: e.tagHi})
 			return
 		}
 	}
 	budget = max(min(budget, 32767), -32768)
-	c[at].store(ttEntry{key32: k, move: m, value: int16(v), eval: int16(eval), budget: int16(budget), genBound: t.gen<<2 | uint8(b)})
+	n := ttEntry{key32: k, move: m, value: int16(v), budget: int16(budget), genBound: t.gen<<2 | uint8(b)}
+	n.setCost(cost, tag)
+	c[at].store(n)
 }
 
 func (t *TT) worth(e *ttEntry) int {

@@ -283,6 +283,10 @@ func (u *usi) prepare(clear bool) *Searcher {
 	s.NodeHalfStep = u.opts.bool("NodeLimitStep")
 	s.QCheckPlies = u.opts.int("QCheckPlies")
 	s.QTT, s.Aspiration = u.opts.bool("QSearchTT"), u.opts.int("Aspiration")
+	s.ModelMinBudget, s.CheapCoster = u.opts.int("ModelMinBudget"), nil // cheapNode (engine/movepick.go)
+	if mc, ok := u.cfg.Coster.(MoveCoster); ok {
+		s.CheapCoster = mc
+	}
 	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
 	if want != u.tablesFor {
 		held := s.TT.SizeMB() + s.Mate.SizeMB()
