@@ -123,6 +123,25 @@ func (p *Position) IsMate() bool {
 		return false
 	}
 	var buf [MaxMoves]Move
+	return p.Mated(buf[:0])
+}
+
+// Mated reports whether the side to move, which must be in check, has no
+// legal reply; buf is scratch for the evasions (the hot path's own
+// buffer). Most checks leave the king a square to step to, which is tried
+// first (a king move is legal when no enemy piece attacks its destination
+// with the king off its square); the evasions are generated only when
+// none is.
+func (p *Position) Mated(buf []Move) bool {
+	side := p.SideToMove()
+	if k := p.KingSquare(side); k != NoSquare {
+		occ := p.Occupied().AndNot(SquareBB(k))
+		for b := Attacks(NewPiece(side, King), k, occ).AndNot(p.Pieces(side)); b.Any(); {
+			if !p.AttackersTo(side.Opp(), b.Pop(), occ).Any() {
+				return false
+			}
+		}
+	}
 	return len(p.GenerateMoves(Evasions, buf[:0])) == 0
 }
 

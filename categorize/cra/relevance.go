@@ -542,22 +542,7 @@ func (a *Analyzer) mates(m kifu.Move) bool {
 }
 
 // mated reports whether the side to move, in check, has no legal reply.
-// Most checks leave the king a square to step to, which is tried first (a
-// king move is legal when no enemy piece attacks its destination with the
-// king off its square); the evasions are generated only when none is.
-func (a *Analyzer) mated() bool {
-	p := a.pos
-	side := p.SideToMove()
-	if k := p.KingSquare(side); k != kifu.NoSquare {
-		occ := p.Occupied().AndNot(kifu.SquareBB(k))
-		for b := kifu.Attacks(kifu.NewPiece(side, kifu.King), k, occ).AndNot(p.Pieces(side)); b.Any(); {
-			if !p.AttackersTo(side.Opp(), b.Pop(), occ).Any() {
-				return false
-			}
-		}
-	}
-	return len(p.GenerateMoves(kifu.Evasions, a.evasions[:0])) == 0
-}
+func (a *Analyzer) mated() bool { return a.pos.Mated(a.evasions[:0]) }
 
 // threatensMate reports whether, after the move m (which must not give
 // check), the side to move could mate at once if the opponent passed:

@@ -189,23 +189,8 @@ func (x *Extractor) mateInOneAfter(m kifu.Move) bool {
 	return mate
 }
 
-// mated reports whether the side to move, in check, is mated. Most checks
-// leave the king a square to step to, which is tried first (a king move is
-// legal when no enemy piece attacks its destination with the king off its
-// square); the evasions are generated only when none is.
-func (x *Extractor) mated() bool {
-	p := x.pos
-	side := p.SideToMove()
-	if k := p.KingSquare(side); k != kifu.NoSquare {
-		occ := p.Occupied().AndNot(kifu.SquareBB(k))
-		for b := kifu.Attacks(kifu.NewPiece(side, kifu.King), k, occ).AndNot(p.Pieces(side)); b.Any(); {
-			if !p.AttackersTo(side.Opp(), b.Pop(), occ).Any() {
-				return false
-			}
-		}
-	}
-	return len(p.GenerateMoves(kifu.Evasions, x.replies[:0])) == 0
-}
+// mated reports whether the side to move, in check, is mated.
+func (x *Extractor) mated() bool { return x.pos.Mated(x.replies[:0]) }
 
 // appendTactics appends the exposed and mate threat features of m
 // (kind k, SEE bucket see, an its CRA analysis) to out.

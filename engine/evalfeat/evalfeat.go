@@ -233,28 +233,36 @@ func appendLines(p *kifu.Position, c kifu.Color, ksq kifu.Square, n int16, buf [
 	for m, pt := range lineKinds {
 		pc := kifu.NewPiece(them, pt)
 		for bb := p.PiecesOf(them, pt); bb.Any(); {
-			s := bb.Pop()
-			if !kifu.Attacks(pc, s, kifu.EmptyBB).Has(ksq) {
-				continue
+			if k, ok := lineTo(p, pc, bb.Pop(), ksq, occ); ok {
+				buf = append(buf, Feature{uint16(offLine + m*4 + k), n})
 			}
-			between := kifu.Between(s, ksq).And(occ)
-			k := 0 // check
-			switch between.Count() {
-			case 0:
-			case 1:
-				k = 1 // a pin
-				if p.PieceAt(between.LSB()).Color() == them {
-					k = 2 // a discovered check
-				}
-			case 2:
-				k = 3
-			default:
-				continue
-			}
-			buf = append(buf, Feature{uint16(offLine + m*4 + k), n})
 		}
 	}
 	return buf
+}
+
+// lineTo classifies the line from the slider pc on s to the king on ksq:
+// 0 a check, 1 a pin (one of the king's side between), 2 a discovered
+// check (one of the slider's side), 3 two pieces between; ok is false when
+// the slider's empty-board line does not reach the king or more stand
+// between.
+func lineTo(p *kifu.Position, pc kifu.Piece, s, ksq kifu.Square, occ kifu.Bitboard) (k int, ok bool) {
+	if !kifu.Attacks(pc, s, kifu.EmptyBB).Has(ksq) {
+		return 0, false
+	}
+	between := kifu.Between(s, ksq).And(occ)
+	switch between.Count() {
+	case 0:
+		return 0, true
+	case 1:
+		if p.PieceAt(between.LSB()).Color() == pc.Color() {
+			return 2, true
+		}
+		return 1, true
+	case 2:
+		return 3, true
+	}
+	return 0, false
 }
 
 // appendPawnFiles appends the pawn-file features of both sides.

@@ -178,25 +178,9 @@ func sumLines(p *kifu.Position, w []int32, c kifu.Color, ksq kifu.Square) int32 
 	for m, pt := range lineKinds {
 		pc := kifu.NewPiece(them, pt)
 		for bb := p.PiecesOf(them, pt); bb.Any(); {
-			s := bb.Pop()
-			if !kifu.Attacks(pc, s, kifu.EmptyBB).Has(ksq) {
-				continue
+			if k, ok := lineTo(p, pc, bb.Pop(), ksq, occ); ok {
+				x += w[offLine+m*4+k]
 			}
-			between := kifu.Between(s, ksq).And(occ)
-			k := 0 // check
-			switch between.Count() {
-			case 0:
-			case 1:
-				k = 1 // a pin
-				if p.PieceAt(between.LSB()).Color() == them {
-					k = 2 // a discovered check
-				}
-			case 2:
-				k = 3
-			default:
-				continue
-			}
-			x += w[offLine+m*4+k]
 		}
 	}
 	return x
