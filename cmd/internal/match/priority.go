@@ -31,6 +31,10 @@ const (
 	autogroupEnabled = "/proc/sys/kernel/sched_autogroup_enabled"
 )
 
+// engineNice is the nice value the engines' session groups get, the
+// runner's (a variable for the tests).
+var engineNice = processNice
+
 // raisesGroup reports whether engines get sessions of their own at the
 // runner's nice value: nice is negative and the kernel schedules by
 // autogroups.

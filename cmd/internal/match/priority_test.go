@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 func TestAlignAutogroup(t *testing.T) {
@@ -106,5 +109,30 @@ func TestEngineSessionGroup(t *testing.T) {
 	}
 	if group == own || nice != -5 {
 		t.Errorf("the engine's group is %s nice %d (the runner's %s), want one of its own at nice -5 (note %q)", group, nice, own, note)
+	}
+}
+
+// TestMatchEngineSessions plays the "hang" games of TestMatchFaults as a
+// runner of negative nice value does, its engines in sessions of their
+// own: a hung engine is still killed with its process group, and the
+// games end as without the sessions.
+func TestMatchEngineSessions(t *testing.T) {
+	if !raisesGroup(-5) {
+		t.Skip("autogroup scheduling is off here: engines stay in the runner's session")
+	}
+	defer func(f func() int) { engineNice = f }(engineNice)
+	engineNice = func() int { return -5 }
+	rep := playMatch(t, Config{
+		Engines:     [2]EngineSpec{fakeSpec("ok", "first"), fakeSpec("bad", "hang=2")},
+		TC:          TimeControl{Byoyomi: 300 * time.Millisecond},
+		MaxPlies:    12,
+		HangTimeout: 500 * time.Millisecond,
+		Tolerance:   500 * time.Millisecond,
+	})
+	checkGames(t, rep, []gameWant{{TermHang, kifu.BlackWin, "%TIME_UP"}, {TermHang, kifu.WhiteWin, "%TIME_UP"}})
+	for _, p := range rep.Summary.Problems {
+		if p.Engine != "bad" || p.Kind != "hang" {
+			t.Errorf("problem %+v, want hangs of bad", p)
+		}
 	}
 }

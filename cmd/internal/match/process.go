@@ -97,7 +97,7 @@ func startProcess(ctx context.Context, spec *EngineSpec, timeout time.Duration, 
 	}
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = time.Second // a child holding stderr open must not block Wait
-	nice := processNice()
+	nice := engineNice()
 	raise := raisesGroup(nice) // priority.go
 	setProcessGroup(cmd, raise)
 	stdout, err := cmd.StdoutPipe()
