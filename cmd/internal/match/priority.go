@@ -51,8 +51,9 @@ func autogroupOn(enabled string) bool {
 // a session of its own, the nice value nice (the runner's: processNice).
 // It does nothing without autogroup scheduling or with nice 0, and
 // returns a note of what it changed ("" if nothing). A nice value below
-// the group's needs privilege (CAP_SYS_NICE): without it the error says
-// so and the engine runs as before.
+// the group's needs privilege (CAP_SYS_NICE, which a runner started at a
+// negative nice value had): without it the error says so and the engine
+// runs in its group at nice 0.
 func alignEngineGroup(pid, nice int) (string, error) {
 	return alignAutogroup(autogroupEnabled, autogroupSelf, fmt.Sprintf("/proc/%d/autogroup", pid), nice)
 }
