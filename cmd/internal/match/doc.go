@@ -36,6 +36,13 @@
 // is killed if need be and started again for the next game, and the
 // match goes on.
 //
+// Each engine runs in a process group of its own. Under Linux's autogroup
+// scheduling a nice value ranks a process only within its session, so a
+// runner started at a negative nice value (nice -n -10 rpshogi match)
+// starts each engine in a session of its own and gives that session's
+// group the runner's nice value: the engines then have the priority over
+// other sessions' work that the runner was given (priority.go).
+//
 // Every game is written as a CSA V3.0 record (names, $START_TIME, $TIME,
 // the start position as PI or P1..P9, the opening moves, then the
 // engines' moves with their times in T to the millisecond, and the

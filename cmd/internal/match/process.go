@@ -55,6 +55,10 @@ type process struct {
 // errDead is returned when the engine's output ended (it crashed or quit).
 var errDead = errors.New("engine exited")
 
+// groupWarning says once per run that an engine's session group could
+// not be given the runner's nice value (alignEngineGroup).
+var groupWarning sync.Once
+
 // startProcess starts the engine of spec and runs the handshake: "usi"
 // until "usiok", the options, "isready" until "readyok". Each answer must
 // come within timeout. warn receives remarks (an option the engine does
@@ -93,7 +97,9 @@ func startProcess(ctx context.Context, spec *EngineSpec, timeout time.Duration, 
 	}
 	cmd.Stderr = p.stderr
 	cmd.WaitDelay = time.Second // a child holding stderr open must not block Wait
-	setProcessGroup(cmd)
+	nice := engineNice()
+	raise := raisesGroup(nice) // priority.go
+	setProcessGroup(cmd, raise)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		p.cleanup()
@@ -108,6 +114,11 @@ func startProcess(ctx context.Context, spec *EngineSpec, timeout time.Duration, 
 		return nil, fmt.Errorf("match: %s: cannot start %s: %w", spec.Name, spec.Cmd, err)
 	}
 	p.cmd = cmd
+	if raise {
+		if _, err := alignEngineGroup(cmd.Process.Pid, nice); err != nil {
+			groupWarning.Do(func() { warn(err.Error()) })
+		}
+	}
 	go p.read(stdout)
 	if err := p.handshake(ctx, timeout, warn); err != nil {
 		p.kill()
