@@ -57,6 +57,10 @@ type ThreatOptions struct {
 	// every capture that wins material by SEE when executing a threat.
 	QSPly  int
 	QSWide bool
+	// QSCheckPlies is the number of plies of the threat quiescence search
+	// on which king threats count (executed by checks, defended around the
+	// king); past them the strongest other threats decide.
+	QSCheckPlies int
 	// DefendScale is the percentage of the opponent's stronger threat
 	// that standing pat costs the side that must defend against it (100:
 	// the threat counts as executed).
@@ -67,8 +71,11 @@ type ThreatOptions struct {
 // the design's thresholds.
 func DefaultThreatOptions(mode ThreatMode) ThreatOptions {
 	return ThreatOptions{Mode: mode, PruneSacrifices: true, PruneCount: true, PruneIdle: true, Horizon: true,
-		PruneMargin: 2, HorizonScale: 100, StrongOpening: 90, StrongEndgame: 400, QSPly: 16, DefendScale: 100}
+		PruneMargin: 2, HorizonScale: 100, StrongOpening: 90, StrongEndgame: 400, QSPly: 16, DefendScale: 100, QSCheckPlies: DefaultThreatQSCheckPlies}
 }
+
+// DefaultThreatQSCheckPlies is the default of ThreatOptions.QSCheckPlies.
+const DefaultThreatQSCheckPlies = 1
 
 // ThreatStats count what the threat stacks did in the last search.
 type ThreatStats struct {
@@ -317,6 +324,7 @@ func (o *options) threatOptions() ThreatOptions {
 		StrongEndgame:   o.int("ThreatStrongEndgame"),
 		QSPly:           o.int("ThreatQSPly"),
 		QSWide:          o.bool("ThreatQSWide"),
+		QSCheckPlies:    o.int("ThreatQSCheckPlies"),
 		DefendScale:     o.int("ThreatDefendScale"),
 	}
 }
