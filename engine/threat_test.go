@@ -363,25 +363,46 @@ func TestThreatQSKingThreatsBounded(t *testing.T) {
 		{"20140510金澤畑@109", "position sfen ln3g3/2G3s1l/1ppP2n2/3+S4p/k1S1p4/pNP4PP/LP1SP+p3/2KG2r2/1N6L b R4P2bg2p 1 moves 9g9f", "9e8e"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := startLoop(t, DefaultConfig())
-			p.send("usi", "setoption name ThreatStacks value qsearch", "isready")
-			p.expect("readyok", 30*time.Second)
-			p.send("usinewgame", tt.position, "go nodes 50000")
-			iterations := 0
-			for {
-				l := p.expect("", 60*time.Second)
-				if strings.HasPrefix(l, "info depth") {
-					iterations++
-				}
-				if f := strings.Fields(l); len(f) >= 2 && f[0] == "bestmove" {
-					if f[1] != tt.want || iterations == 0 {
-						t.Errorf("bestmove %s after %d completed iterations, want %s", f[1], iterations, tt.want)
-					}
-					break
-				}
-			}
-			p.send("quit")
-		})
+		t.Run(tt.name, func(t *testing.T) { threatSolves(t, "qsearch", tt.position, tt.want) })
 	}
+}
+
+// TestThreatFullNoFalseMate: a problem of data/tactics/problems.tsv
+// (issue 17; 20240209morimori @73, White wins material with 7b8b) that
+// ThreatStacks=full resigned at 50,000 nodes: under a strong threat rule
+// 3 dropped White's quiet defences (9c9d, room for the king) after the
+// first move searched had run into a mate, the node returned that mate,
+// and every root move looked lost. Like the search's futility pruning,
+// the rules now prune nothing while every move searched at the node is
+// mated.
+func TestThreatFullNoFalseMate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches 50,000 nodes")
+	}
+	threatSolves(t, "full", "position sfen ln3B2l/2k2s1r1/pp1N1s1p1/1bpSp3p/g5p2/5p2P/PP1gP2P1/R5S2/LN4K1L b 2GPn4p 1 moves G*7a", "7b8b")
+}
+
+// threatSolves runs the engine with ThreatStacks=mode on position (a USI
+// position command) for 50,000 nodes and wants at least one completed
+// iteration and the move want.
+func threatSolves(t *testing.T, mode, position, want string) {
+	t.Helper()
+	p := startLoop(t, DefaultConfig())
+	p.send("usi", "setoption name ThreatStacks value "+mode, "isready")
+	p.expect("readyok", 30*time.Second)
+	p.send("usinewgame", position, "go nodes 50000")
+	iterations := 0
+	for {
+		l := p.expect("", 60*time.Second)
+		if strings.HasPrefix(l, "info depth") {
+			iterations++
+		}
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "bestmove" {
+			if f[1] != want || iterations == 0 {
+				t.Errorf("%s: bestmove %s after %d completed iterations, want %s", mode, f[1], iterations, want)
+			}
+			break
+		}
+	}
+	p.send("quit")
 }

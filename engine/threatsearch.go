@@ -174,7 +174,13 @@ func (s *Searcher) threatNode(ply, budget int, alpha, beta Value, inCheck bool) 
 // (ThreatFull): rule 1 drops a sacrifice (SEE < 0) whose child is a leaf.
 // It also computes the move's SEE for the horizon test when the node
 // holds a strong threat.
-func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, inCheck bool) bool {
+//
+// Like the futility pruning of the search, no rule prunes while every
+// move searched so far loses to a mate (best <= -MateInMaxPly): a node
+// whose first move is mated and whose other moves were pruned would
+// return a mate that is not one (issue 17: the engine resigned a
+// position it was winning).
+func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, inCheck bool, best Value) bool {
 	ts := s.ts
 	ts.seeKnown[ply] = false
 	if ply == 0 || inCheck {
@@ -185,7 +191,7 @@ func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, 
 		return false
 	}
 	ts.see[ply], ts.seeKnown[ply] = ts.stacks.Analyzer.SEE(s.pos, m), true
-	if !s.Threats.PruneSacrifices || ts.searched[ply] == 0 || m == ttMove || ts.see[ply] >= 0 ||
+	if !s.Threats.PruneSacrifices || ts.searched[ply] == 0 || best <= -MateInMaxPly || m == ttMove || ts.see[ply] >= 0 ||
 		budget-int(cost) > 0 {
 		return false
 	}
@@ -201,7 +207,7 @@ func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, 
 // down or sets it, and applies rule 3 (an idle move under a strong
 // threat). It returns true when m is pruned; the caller then takes m back
 // and goes on.
-func (s *Searcher) threatChild(ply int, m, ttMove kifu.Move, inCheck bool) bool {
+func (s *Searcher) threatChild(ply int, m, ttMove kifu.Move, inCheck bool, best Value) bool {
 	ts := s.ts
 	f := ts.stacks.At(ply)
 	cf := ts.stacks.Push(s.pos, ply+1)
@@ -221,7 +227,7 @@ func (s *Searcher) threatChild(ply int, m, ttMove kifu.Move, inCheck bool) bool 
 			}
 		}
 	}
-	if s.Threats.PruneIdle && ts.searched[ply] > 0 && m != ttMove &&
+	if s.Threats.PruneIdle && ts.searched[ply] > 0 && best > -MateInMaxPly && m != ttMove &&
 		!executes(f, us, m, s.pos.InCheck()) && !resolves(f, cf, them) && !introducesBelow(f, cf, us, threat.CheckValue+1) {
 		ts.stats.Idle++
 		ts.stacks.Pop(ply + 1)
