@@ -110,6 +110,7 @@ func newOptions() *options {
 		{name: "ThreatQSPly", kind: "spin", def: "16", min: 1, max: 32, help: "depth cap of the threat quiescence search"},
 		{name: "ThreatQSWide", kind: "check", def: "false", help: "threat quiescence also tries every capture that wins material"},
 		{name: "ThreatDefendScale", kind: "spin", def: "100", min: 0, max: 100, help: "threat quiescence: percent of the opponent's stronger threat that standing pat costs"},
+		{name: "ThreatQSCheckPlies", kind: "spin", def: strconv.Itoa(DefaultThreatQSCheckPlies), min: 0, max: 32, help: "threat quiescence: plies on which king threats count (checks executed, the king defended)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, help: "search threads (lazy SMP, engine/smp.go; 1: deterministic)"},
 		{name: "Eval", kind: "combo", def: "learned", vars: []string{"hand", "learned"}, // Eval option (engine/evallearned.go)

@@ -756,7 +756,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			best = max(best, futile) // what the move could reach at most
 			continue
 		}
-		if s.Threats.Mode == ThreatFull && s.threatSkip(ply, budget, c, m, ttMove, inCheck) {
+		if s.Threats.Mode == ThreatFull && s.threatSkip(ply, budget, c, m, ttMove, inCheck, best) {
 			continue
 		}
 		if ply == 0 && len(s.rootExcluded) > 0 && s.excludedAtRoot(m) {
@@ -770,7 +770,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			s.mainDepth, s.seldepth = 0, 0
 		}
 		pos.DoMove(m)
-		if s.Threats.Mode == ThreatFull && s.threatChild(ply, m, ttMove, inCheck) {
+		if s.Threats.Mode == ThreatFull && s.threatChild(ply, m, ttMove, inCheck, best) {
 			pos.UndoMove()
 			continue
 		}

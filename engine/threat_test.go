@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,13 +158,14 @@ func TestThreatOptionsUSI(t *testing.T) {
 		t.Errorf("defaults %+v, want %+v", got, DefaultThreatOptions(ThreatOff))
 	}
 	for _, kv := range [][2]string{{"ThreatStacks", "full"}, {"ThreatPruneIdle", "false"}, {"ThreatPruneMargin", "3"},
-		{"ThreatQSWide", "true"}, {"ThreatHorizonScale", "50"}} {
+		{"ThreatQSWide", "true"}, {"ThreatHorizonScale", "50"}, {"ThreatQSCheckPlies", "4"}} {
 		if err := o.set(kv[0], kv[1]); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want := DefaultThreatOptions(ThreatFull)
 	want.PruneIdle, want.PruneMargin, want.QSWide, want.HorizonScale = false, 3, true, 50
+	want.QSCheckPlies = 4
 	if got := o.threatOptions(); got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -340,4 +342,67 @@ func TestCheckReach(t *testing.T) {
 		t.Errorf("%d checks, %d moves skipped: too few to tell", checks, skipped)
 	}
 	t.Logf("%d checks, %d moves not asked", checks, skipped)
+}
+
+// TestThreatQSKingThreatsBounded: problems of data/tactics/problems.tsv
+// (issue 17) that the ordinary quiescence search solves at 50,000 nodes
+// and the threat quiescence search lost because its first iteration did
+// not finish: king threats executed by every check and defended by every
+// move around the king, down to the depth cap (ThreatQSPly, 16), grew the
+// tree at each leaf to thousands of nodes (978,734 nodes for the first
+// iteration of 及川-昆), and the engine played the first move it had
+// ordered. With king threats counted on the first QSCheckPlies plies only
+// (the tuning set's choice), the iteration finishes and finds the move.
+func TestThreatQSKingThreatsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches 50,000 nodes per position")
+	}
+	tests := []struct{ name, position, want string }{
+		{"26.4.25及川昆@125", "position sfen l1S1+Pp3/7+R1/1pkp3pp/P3N1P2/2g1GN+rP1/2s1p4/1P1g1+b2P/5N3/L1K2L2L b SN4Pbgs2p 1 moves 7a8b", "7c8d"},
+		{"20230121羽生藤井@97", "position sfen ln6+R/2g2k1p1/3ppp3/p1p2lp2/1N4g1p/P1P1P4/1P1P2Pg1/2rS3K1/5G1NL b 2B2SNLs4p 1 moves 2h2g", "S*2f"},
+		{"20140510金澤畑@109", "position sfen ln3g3/2G3s1l/1ppP2n2/3+S4p/k1S1p4/pNP4PP/LP1SP+p3/2KG2r2/1N6L b R4P2bg2p 1 moves 9g9f", "9e8e"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { threatSolves(t, "qsearch", tt.position, tt.want) })
+	}
+}
+
+// TestThreatFullNoFalseMate: a problem of data/tactics/problems.tsv
+// (issue 17; 20240209morimori @73, White wins material with 7b8b) that
+// ThreatStacks=full resigned at 50,000 nodes: under a strong threat rule
+// 3 dropped White's quiet defences (9c9d, room for the king) after the
+// first move searched had run into a mate, the node returned that mate,
+// and every root move looked lost. Like the search's futility pruning,
+// the rules now prune nothing while every move searched at the node is
+// mated.
+func TestThreatFullNoFalseMate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches 50,000 nodes")
+	}
+	threatSolves(t, "full", "position sfen ln3B2l/2k2s1r1/pp1N1s1p1/1bpSp3p/g5p2/5p2P/PP1gP2P1/R5S2/LN4K1L b 2GPn4p 1 moves G*7a", "7b8b")
+}
+
+// threatSolves runs the engine with ThreatStacks=mode on position (a USI
+// position command) for 50,000 nodes and wants at least one completed
+// iteration and the move want.
+func threatSolves(t *testing.T, mode, position, want string) {
+	t.Helper()
+	p := startLoop(t, DefaultConfig())
+	p.send("usi", "setoption name ThreatStacks value "+mode, "isready")
+	p.expect("readyok", 30*time.Second)
+	p.send("usinewgame", position, "go nodes 50000")
+	iterations := 0
+	for {
+		l := p.expect("", 60*time.Second)
+		if strings.HasPrefix(l, "info depth") {
+			iterations++
+		}
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "bestmove" {
+			if f[1] != want || iterations == 0 {
+				t.Errorf("%s: bestmove %s after %d completed iterations, want %s", mode, f[1], iterations, want)
+			}
+			break
+		}
+	}
+	p.send("quit")
 }

@@ -46,8 +46,9 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 		// recurses: a position in check needs none, and a leaf of the
 		// main search reuses the entry already on the stacks.
 		set := s.threatFrame(ply)
-		o, okO := set.Strongest(us)
-		t, okT := set.Strongest(them)
+		kings := qply < s.Threats.QSCheckPlies
+		o, okO := strongestQS(set, us, kings)
+		t, okT := strongestQS(set, them, kings)
 		stand := s.evaluate()
 		if !okO && !okT || set.Endgame && !(okO && o.Strong) && !(okT && t.Strong) {
 			ts.stats.StandPats++
@@ -111,6 +112,22 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 		}
 	}
 	return best
+}
+
+// strongestQS returns c's strongest threat in set for the threat
+// quiescence search: past its first QSCheckPlies plies (kings false) the
+// king threats are left out, whose execution by every check and defence
+// by every move around the king would otherwise go on to the depth cap.
+func strongestQS(set *threat.Set, c kifu.Color, kings bool) (threat.Threat, bool) {
+	if kings {
+		return set.Strongest(c)
+	}
+	for _, t := range set.Threats(c) {
+		if t.Kind != threat.KingStrong && t.Kind != threat.KingWeak {
+			return t, true
+		}
+	}
+	return threat.Threat{}, false
 }
 
 // executeMoves returns the moves that execute our threat o: the winning

@@ -57,6 +57,10 @@ type ThreatOptions struct {
 	// every capture that wins material by SEE when executing a threat.
 	QSPly  int
 	QSWide bool
+	// QSCheckPlies is the number of plies of the threat quiescence search
+	// on which king threats count (executed by checks, defended around the
+	// king); past them the strongest other threats decide.
+	QSCheckPlies int
 	// DefendScale is the percentage of the opponent's stronger threat
 	// that standing pat costs the side that must defend against it (100:
 	// the threat counts as executed).
@@ -67,8 +71,11 @@ type ThreatOptions struct {
 // the design's thresholds.
 func DefaultThreatOptions(mode ThreatMode) ThreatOptions {
 	return ThreatOptions{Mode: mode, PruneSacrifices: true, PruneCount: true, PruneIdle: true, Horizon: true,
-		PruneMargin: 2, HorizonScale: 100, StrongOpening: 90, StrongEndgame: 400, QSPly: 16, DefendScale: 100}
+		PruneMargin: 2, HorizonScale: 100, StrongOpening: 90, StrongEndgame: 400, QSPly: 16, DefendScale: 100, QSCheckPlies: DefaultThreatQSCheckPlies}
 }
+
+// DefaultThreatQSCheckPlies is the default of ThreatOptions.QSCheckPlies.
+const DefaultThreatQSCheckPlies = 1
 
 // ThreatStats count what the threat stacks did in the last search.
 type ThreatStats struct {
@@ -167,7 +174,13 @@ func (s *Searcher) threatNode(ply, budget int, alpha, beta Value, inCheck bool) 
 // (ThreatFull): rule 1 drops a sacrifice (SEE < 0) whose child is a leaf.
 // It also computes the move's SEE for the horizon test when the node
 // holds a strong threat.
-func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, inCheck bool) bool {
+//
+// Like the futility pruning of the search, no rule prunes while every
+// move searched so far loses to a mate (best <= -MateInMaxPly): a node
+// whose first move is mated and whose other moves were pruned would
+// return a mate that is not one (issue 17: the engine resigned a
+// position it was winning).
+func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, inCheck bool, best Value) bool {
 	ts := s.ts
 	ts.seeKnown[ply] = false
 	if ply == 0 || inCheck {
@@ -178,7 +191,7 @@ func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, 
 		return false
 	}
 	ts.see[ply], ts.seeKnown[ply] = ts.stacks.Analyzer.SEE(s.pos, m), true
-	if !s.Threats.PruneSacrifices || ts.searched[ply] == 0 || m == ttMove || ts.see[ply] >= 0 ||
+	if !s.Threats.PruneSacrifices || ts.searched[ply] == 0 || best <= -MateInMaxPly || m == ttMove || ts.see[ply] >= 0 ||
 		budget-int(cost) > 0 {
 		return false
 	}
@@ -194,7 +207,7 @@ func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, 
 // down or sets it, and applies rule 3 (an idle move under a strong
 // threat). It returns true when m is pruned; the caller then takes m back
 // and goes on.
-func (s *Searcher) threatChild(ply int, m, ttMove kifu.Move, inCheck bool) bool {
+func (s *Searcher) threatChild(ply int, m, ttMove kifu.Move, inCheck bool, best Value) bool {
 	ts := s.ts
 	f := ts.stacks.At(ply)
 	cf := ts.stacks.Push(s.pos, ply+1)
@@ -214,7 +227,7 @@ func (s *Searcher) threatChild(ply int, m, ttMove kifu.Move, inCheck bool) bool 
 			}
 		}
 	}
-	if s.Threats.PruneIdle && ts.searched[ply] > 0 && m != ttMove &&
+	if s.Threats.PruneIdle && ts.searched[ply] > 0 && best > -MateInMaxPly && m != ttMove &&
 		!executes(f, us, m, s.pos.InCheck()) && !resolves(f, cf, them) && !introducesBelow(f, cf, us, threat.CheckValue+1) {
 		ts.stats.Idle++
 		ts.stacks.Pop(ply + 1)
@@ -317,6 +330,7 @@ func (o *options) threatOptions() ThreatOptions {
 		StrongEndgame:   o.int("ThreatStrongEndgame"),
 		QSPly:           o.int("ThreatQSPly"),
 		QSWide:          o.bool("ThreatQSWide"),
+		QSCheckPlies:    o.int("ThreatQSCheckPlies"),
 		DefendScale:     o.int("ThreatDefendScale"),
 	}
 }

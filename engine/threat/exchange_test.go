@@ -113,8 +113,11 @@ func TestExchange(t *testing.T) {
 // analyzeGolden is the checksum of analyzeChecksum as the analysis gave it
 // before the cost work of session 7 (commit 2008b99: attackers searched
 // at each capture, each blocker's line searched again): the faster
-// analysis must list the same threats, in the same order.
-const analyzeGolden = 0x6cdde0aa97cfa063
+// analysis must list the same threats, in the same order. Changed once
+// since, on purpose (issue 17): a blocker that cannot step off the
+// slider's line (a pawn or lance on its own file) makes no discovered
+// attack (0x6cdde0aa97cfa063 before).
+const analyzeGolden = 0xf65b73b60e476c97
 
 // analyzeChecksum analyses the exchange positions and every position one
 // legal move after them, and returns a checksum of every threat (kind,

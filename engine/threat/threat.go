@@ -602,6 +602,9 @@ func (a *Analyzer) sliders(c kifu.Color, out *Set, from kifu.Bitboard) {
 			t := behind.LSB()
 			tt := a.pos.PieceAt(t).Type()
 			if own.Has(x) {
+				if !a.leaves(x, s, t, own) {
+					continue // a pawn or lance on its own file: it cannot uncover the line
+				}
 				switch {
 				case tt == kifu.King:
 					out.add(Threat{Kind: Discovered, By: c, Sq: [3]kifu.Square{t, s, x}, Value: DiscoveredCheckValue, Strong: true})
@@ -621,6 +624,22 @@ func (a *Analyzer) sliders(c kifu.Color, out *Set, from kifu.Bitboard) {
 			}
 		}
 	}
+}
+
+// leaves reports whether the piece on x, standing between the slider on
+// s and the target on t, has a move off their line: a pawn or a lance
+// between a rook or lance and its target on their file only moves along
+// it and never uncovers the slider (nor does any piece that has no other
+// square).
+func (a *Analyzer) leaves(x, s, t kifu.Square, own kifu.Bitboard) bool {
+	pc := a.pos.PieceAt(x)
+	var to kifu.Bitboard
+	if pc.Type() == kifu.Pawn {
+		to = kifu.Attacks(pc, x, a.occ)
+	} else {
+		to = a.attacks(pc, x)
+	}
+	return to.AndNot(own).AndNot(kifu.Line(s, t)).Any()
 }
 
 // defended reports whether a piece of o attacks its piece on t that

@@ -48,8 +48,9 @@ func TestAnalyze(t *testing.T) {
 			// 7d7c+: the horse takes the tokin (7), the bishop the horse
 			// (18), the dragon the bishop: SEE 0, promotion 5+1 units.
 			{Promotion, B, "7d", "7c", "", 270, false},
-			// The pawn 9e moves and the lance 9i sees the undefended 9a.
-			{Discovered, B, "9a", "9i", "9e", 270, false},
+			// No discovered attack by the pawn 9e: it moves to 9d, still
+			// between the lance 9i and the lance 9a (issue 17: this entry
+			// was listed before, a threat that cannot be executed).
 			// 4f9a+ (bishop: promotion 2+1 units).
 			{Promotion, B, "4f", "9a", "", 135, false},
 			// The king takes the pawn 6e, which nothing defends.
@@ -84,8 +85,8 @@ func TestAnalyze(t *testing.T) {
 			{Promotion, B, "8h", "3c", "", 135, false},
 			// 3g3h+: nothing of Black covers 3h.
 			{Promotion, W, "3g", "3h", "", 270, false},
-			// The pawn 1c moves and the lance 1a sees the undefended 1e.
-			{Discovered, W, "1e", "1a", "1c", 90, false},
+			// No discovered attack by the pawn 1c: it moves to 1d, still
+			// between the lance 1a and the pawn 1e.
 		},
 	}, {
 		// 渡辺-小山 (2023-05-23), after 49 moves: a middle game, where
@@ -133,6 +134,68 @@ func TestAnalyze(t *testing.T) {
 				for _, g := range got {
 					t.Log(g)
 				}
+			}
+		})
+	}
+}
+
+// TestDiscoveredNeedsAMoveOff: a discovered attack is a threat only when
+// the blocker can step off the slider's line. Positions of problems of
+// data/tactics/problems.tsv where the threat quiescence search lost the
+// solution that the ordinary one found (issue 17): a pawn or lance between
+// a rook, dragon or lance and its target on their file only moves along
+// it, and these "threats" (a 3,000 cp discovered check among them) made
+// the defender pay for a threat that cannot be executed.
+func TestDiscoveredNeedsAMoveOff(t *testing.T) {
+	B, W := kifu.Black, kifu.White
+	tests := []struct {
+		name, sfen string
+		th         want
+		listed     bool
+	}{
+		// 2010.9.30山岸中川 @71: Black's pawn 2d between the rook 2h and
+		// the king 2b (2d2c checks by the pawn itself, not by the rook).
+		{"山岸中川@71 pawn 2d", "l+R3s1nl/5ggk1/2bp1s3/p1p2ppPp/1p2s4/2PP1NP1P/PPSG1PN2/1KG4RL/LN1b5 w P2p 1",
+			want{Discovered, B, "2b", "2h", "2d", 3000, true}, false},
+		// gps-bingo (wcsc19) @85: the same with the rook on 2f.
+		{"gps-bingo@85 pawn 2d", "ln5nl/3b1ggks/p1pp5/3g1P1P1/4P1S1p/5S1R1/P+rBP1KN1P/5G3/LN6L w S3P5p 1",
+			want{Discovered, B, "2b", "2f", "2d", 3000, true}, false},
+		// 24.11.13道又大桃 @95: Black's pawn 9e between the lance 9h and
+		// the rook 9c.
+		{"道又大桃@95 pawn 9e", "l7l/6gk1/r4gsp1/1N+B3psp/PpPng4/2Np1PPPP/1P7/LKGB2R1L/1N7 w 6P2s 1",
+			want{Discovered, B, "9c", "9h", "9e", 900, true}, false},
+		// WCSC28 U4 GPS-QHA @94: White's pawn 1c between the lance 1a
+		// and the bishop 1f.
+		{"GPS-QHA@94 pawn 1c", "ln5+Pl/1r2s4/p2kpg2p/1Npp1pP2/2S6/5S2B/PPPPPP2P/2GK5/1+b2G3L b GPrs2nl2p 1",
+			want{Discovered, W, "1f", "1a", "1c", 720, true}, false},
+		// 20210617小林高橋 @111: the pawn 4d steps off the bishop 7g's
+		// diagonal onto 4c and uncovers the knight 3c (undefended).
+		{"小林高橋@111 pawn off a diagonal", "k1g1b4/lsg1Pr2l/1pn1+P1np1/p1SP1P2p/1PP3pP1/P1S2s2P/1GB6/1KG6/LN6L w 3Prnp 1",
+			want{Discovered, B, "3c", "7g", "4d", 360, true}, true},
+		// 2011.7.15小山成田 @94: the lance 7c leaves the horse 6d's
+		// diagonal and uncovers the gold 8b.
+		{"小山成田@94 lance off a diagonal", "3g4+R/1+L1k5/2lgp1B1p/1p1+bs1p2/l2p4P/PPn1S1P2/S1NPG4/1KG1P4/5+r2L b S3P2n4p 1",
+			want{Discovered, W, "8b", "6d", "7c", 405, true}, true},
+	}
+	var a Analyzer
+	var set Set
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pos := kifutest.MustSFEN(t, tt.sfen)
+			a.Analyze(pos, &set)
+			w := tt.th
+			wt := Threat{Kind: w.kind, By: w.by, Sq: [3]kifu.Square{sq(t, w.s0), sq(t, w.s1), sq(t, w.s2)}, Value: w.value, Strong: w.strong}
+			found := false
+			for _, g := range set.Threats(w.by) {
+				if g == wt {
+					found = true
+				}
+			}
+			if found != tt.listed {
+				t.Errorf("%v listed = %v, want %v; threats %v", wt, found, tt.listed, set.Threats(w.by))
+			}
+			if got := a.Holds(pos, wt); got != tt.listed {
+				t.Errorf("Holds(%v) = %v, want %v", wt, got, tt.listed)
 			}
 		})
 	}
