@@ -66,19 +66,22 @@ func (bb *BookBuilder) Add(pos *kifu.Position, m kifu.Move) {
 
 // Book returns the book of the positions counted at least twice. It
 // depends only on the counts, not on the order they were added in.
-func (bb *BookBuilder) Book() *Book {
+func (bb *BookBuilder) Book() *Book { return bb.book(2) }
+
+// book returns the book of the positions counted at least minN times.
+func (bb *BookBuilder) book(minN uint32) *Book {
 	type ent struct {
 		k uint64
 		v uint32
 	}
 	var es []ent
 	for k, n := range bb.pos {
-		if n >= 2 {
+		if n >= minN {
 			es = append(es, ent{k, uint32(min(n, 0xffff))})
 		}
 	}
 	for bm, n := range bb.move {
-		if bb.pos[bm.key] >= 2 {
+		if bb.pos[bm.key] >= minN {
 			es = append(es, ent{bm.key, uint32(bm.m)<<16 | uint32(min(n, 0xffff))})
 		}
 	}

@@ -55,7 +55,15 @@
 //     whether it goes to a square that piece stopped guarding (and no
 //     other of theirs guards), what it does about our most valuable piece
 //     newly attacked (moves it, captures the attacker, defends it, other),
-//     whether the moved piece attacks the last move's piece.
+//     whether the moved piece attacks the last move's piece;
+//   - hand (version 8): the pieces in hand of either side, and for a drop
+//     how many of the dropped type we hold;
+//   - formation (version 9): a book keyed by formations instead of
+//     positions (our pieces in our camp; and theirs in their camp), seen
+//     from the side to move, so that games meet across the opponent's
+//     variations: how often the training games played the move from the
+//     formation, up to move FormationMaxPly (a game's own visits and
+//     moves left out with LeaveOutGame when training on it).
 //
 // (Version 6's pin group, the opponent piece a moved slider pins, was
 // dropped in version 7: it was worth 0.001 nats.) The threat, hanging,

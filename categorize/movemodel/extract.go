@@ -68,6 +68,10 @@ type Extractor struct {
 	replies     [kifu.MaxMoves]kifu.Move
 	checks      [kifu.MaxMoves]kifu.Move
 	feats       [MaxActive]Feature
+
+	form    [formKeyNB]formEntry // the formation keys of the position in the book
+	formOK  bool                 // some formation key is in the book
+	formOwn *FormationCounts     // the game's own formation counts (LeaveOutGame), nil if none
 }
 
 // Reset prepares x for the moves of pos, whose previous move is prev
@@ -87,6 +91,7 @@ func (x *Extractor) Reset(pos *kifu.Position, prev kifu.Move) {
 		x.open = (max(n, 1) - 1) / 5
 	}
 	x.resetBook()
+	x.resetFormation()
 	ours, theirs := x.an.Danger()
 	x.ourDanger, x.theirDanger = dangerBucket(ours), dangerBucket(theirs)
 	x.inCheck = 0
@@ -311,7 +316,8 @@ func (x *Extractor) Append(m kifu.Move, out []Feature) []Feature {
 	out = x.appendThreats(m, k, see, out)
 	out = x.appendTactics(m, k, see, &an, out)
 	out = x.appendLastMove(m, k, see, out)
-	return x.appendHand(m, k, out)
+	out = x.appendHand(m, k, out)
+	return x.appendFormation(m, k, out)
 }
 
 // The pattern group reads the neighbours of a square from a board of

@@ -13,7 +13,7 @@ import (
 // Version identifies the feature set: a model's weights are indexed by
 // feature ID, so weights fitted with one version are meaningless with
 // another. Bump it whenever a template is added, removed or changes.
-const Version = 8
+const Version = 9
 
 // Feature is a feature ID, 0..NumFeatures()-1.
 type Feature = uint16
@@ -40,10 +40,11 @@ const (
 	GroupMateThreat              // a mate in one the move threatens; what the move does about the opponent's
 	GroupLastMove                // the opponent's last move: what its piece attacks now and newly, what it stopped guarding
 	GroupHand                    // the pieces in hand: how many of each side, their rooks and bishops, the dropped type's count
+	GroupFormation               // formation book: how often the training games played the move from the same camp formation(s)
 	GroupNB
 )
 
-var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging", "exposed", "matethreat", "lastmove", "hand"}
+var groupNames = [GroupNB]string{"category", "cra", "king", "square", "exchange", "previous", "danger", "book", "mate", "opening", "pattern", "threat", "hanging", "exposed", "matethreat", "lastmove", "hand", "formation"}
 
 func (g Group) String() string {
 	if g < GroupNB {
@@ -221,6 +222,8 @@ var (
 	dTheirMajors  = dim{"their-rooks-bishops-in-hand", 3, names([]string{"0", "1", "2+"})}
 	dDropType     = dim{"drops", 7, func(i int) string { return kifu.PieceType(i + 1).String() }}
 	dDropCount    = dim{"in-hand", 4, names([]string{"1", "2", "3", "4+"})}
+	dFormKey      = dim{"formation", formKeyNB, names(formKeyNames[:])}
+	dFormVisits   = dim{"formation-visits", formVisitsNB, names(formVisitsNames[:])}
 )
 
 // A template is a conjunction of dims; its features are the cells of
@@ -298,6 +301,10 @@ const (
 	tKindTheirHand
 	tKindTheirMajors
 	tDropCount
+	tFormShare
+	tFormRank
+	tPhaseFormShare
+	tKindFormShare
 	tmplNB
 )
 
@@ -364,6 +371,10 @@ var templates = func() []template {
 		{id: tKindTheirHand, group: GroupHand, dims: []dim{dKind, dTheirHand}},
 		{id: tKindTheirMajors, group: GroupHand, dims: []dim{dKind, dTheirMajors, dOurDanger}},
 		{id: tDropCount, group: GroupHand, dims: []dim{dDropType, dDropCount, dPhase}},
+		{id: tFormShare, group: GroupFormation, dims: []dim{dFormKey, dFormVisits, dBookShare}},
+		{id: tFormRank, group: GroupFormation, dims: []dim{dFormKey, dFormVisits, dBookRank}},
+		{id: tPhaseFormShare, group: GroupFormation, dims: []dim{dFormKey, dPhase, dBookShare}},
+		{id: tKindFormShare, group: GroupFormation, dims: []dim{dFormKey, dKind, dBookShare}},
 	}
 	base := 0
 	for i := range t {

@@ -129,7 +129,7 @@ func TestAppend(t *testing.T) {
 					if m.IsDrop() {
 						want = 0
 					}
-				case tBookShare, tBookRank, tPhaseBookShare, tKindBookShare:
+				case tBookShare, tBookRank, tPhaseBookShare, tKindBookShare, tFormShare, tFormRank, tPhaseFormShare, tKindFormShare:
 					want = 0 // no book
 				case tKindMate, tTheirDangerMate:
 					if !pos.GivesCheck(m) {

@@ -49,6 +49,10 @@ type Dataset struct {
 	// the book group is left out); each game's features leave its own
 	// moves out of it.
 	Book *fm.Book
+	// Formation is the formation book counted from the games (nil when
+	// the formation group is left out); each game's features leave its
+	// own visits and moves out of it.
+	Formation *fm.Book
 
 	// chunks hold the positions of consecutive batches of games (see
 	// Collect); they are the blocks of the gradient sums.
@@ -123,12 +127,20 @@ type gameData struct {
 // extractGame replays g and extracts the features of every legal move of
 // its non-forced positions.
 func extractGame(g *Game, drop *[fm.GroupNB]bool, book *fm.Book) (*gameData, error) {
+	var x fm.Extractor
+	x.SetBook(book)
+	if !drop[fm.GroupFormation] {
+		// The game's own formation counts, left out of its features.
+		var own fm.FormationCounts
+		if err := countGame(g, nil, &own); err != nil {
+			return nil, err
+		}
+		x.LeaveOutGame(&own)
+	}
 	pos, err := kifu.ParseSFEN(g.StartSFEN)
 	if err != nil {
 		return nil, fmt.Errorf("train: game %d: %w", g.ID, err)
 	}
-	var x fm.Extractor
-	x.SetBook(book)
 	var buf [fm.MaxActive]fm.Feature
 	d := &gameData{}
 	for i, u := range strings.Fields(g.Moves) {
@@ -191,13 +203,19 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 		workers = runtime.GOMAXPROCS(0)
 	}
 	ds := &Dataset{}
-	if !drop[fm.GroupBook] {
-		b, err := countBook(ctx, games, &opts)
+	if !drop[fm.GroupBook] || !drop[fm.GroupFormation] {
+		b, f, err := countBook(ctx, games, &opts)
 		if err != nil {
 			return nil, err
 		}
-		ds.Book = b
+		if !drop[fm.GroupBook] {
+			ds.Book = b
+		}
+		if !drop[fm.GroupFormation] {
+			ds.Formation = f
+		}
 	}
+	book := fm.MergeBooks(ds.Book, ds.Formation)
 	// Games are extracted in parallel in batches of batch games, each
 	// assembled in game order into a chunk.
 	parts := make([]*gameData, batch)
@@ -207,7 +225,7 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 			if opts.weightOf(games[i].Source) == 0 {
 				return nil, nil
 			}
-			return extractGame(&games[i], &drop, ds.Book)
+			return extractGame(&games[i], &drop, book)
 		})
 		if err != nil {
 			return nil, err
@@ -258,33 +276,50 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 	return ds, nil
 }
 
-// countBook counts the opening book of the games of non-zero weight: the
-// moves played from the positions fm.BookCounts accepts.
-func countBook(ctx context.Context, games []Game, opts *DataOptions) (*fm.Book, error) {
+// countBook counts the opening book of the games of non-zero weight (the
+// moves played from the positions fm.BookCounts accepts) and their
+// formation book.
+func countBook(ctx context.Context, games []Game, opts *DataOptions) (*fm.Book, *fm.Book, error) {
 	var bb fm.BookBuilder
+	var fb fm.FormationBuilder
+	var fc fm.FormationCounts
 	for i := range games {
 		g := &games[i]
 		if opts.weightOf(g.Source) == 0 {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		pos, err := kifu.ParseSFEN(g.StartSFEN)
-		if err != nil {
-			return nil, fmt.Errorf("train: game %d: %w", g.ID, err)
+		fc.Reset()
+		if err := countGame(g, &bb, &fc); err != nil {
+			return nil, nil, err
 		}
-		for j, u := range strings.Fields(g.Moves) {
-			if !fm.BookCounts(j) {
-				break
-			}
-			m, err := pos.ParseUSIMove(u)
-			if err != nil {
-				return nil, fmt.Errorf("train: game %d, move %d (%s): %w", g.ID, j+1, u, err)
-			}
-			bb.Add(pos, m)
-			pos.DoMove(m)
-		}
+		fb.AddGame(&fc)
 	}
-	return bb.Book(), nil
+	return bb.Book(), fb.Book(fm.FormationMinGames, fm.FormationMinCount), nil
+}
+
+// countGame replays g, counting its opening moves into bb (unless nil)
+// and its formations into fc.
+func countGame(g *Game, bb *fm.BookBuilder, fc *fm.FormationCounts) error {
+	pos, err := kifu.ParseSFEN(g.StartSFEN)
+	if err != nil {
+		return fmt.Errorf("train: game %d: %w", g.ID, err)
+	}
+	for j, u := range strings.Fields(g.Moves) {
+		if !fm.BookCounts(j) && !fm.FormationCounted(pos) {
+			break
+		}
+		m, err := pos.ParseUSIMove(u)
+		if err != nil {
+			return fmt.Errorf("train: game %d, move %d (%s): %w", g.ID, j+1, u, err)
+		}
+		if bb != nil && fm.BookCounts(j) {
+			bb.Add(pos, m)
+		}
+		fc.Add(pos, m)
+		pos.DoMove(m)
+	}
+	return nil
 }

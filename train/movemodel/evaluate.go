@@ -140,8 +140,9 @@ func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOpt
 	var all train.Scores
 	var phases [3]train.Scores
 	var cal [10]calib
+	book := md.Books()
 	_, excluded, err := train.EvalGames(ctx, paths, opts,
-		func(rec *kifu.Record) (*gameEval, error) { return evalGame(rec, md.Weights, md.Book) },
+		func(rec *kifu.Record) (*gameEval, error) { return evalGame(rec, md.Weights, book) },
 		func(ge *gameEval) {
 			for _, ps := range ge.per {
 				ps.Game = int(ev.Games)

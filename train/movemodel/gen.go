@@ -40,10 +40,10 @@ func Generate(md *Model) ([]byte, error) {
 	b.WriteString("\n}\n")
 	var keys []uint64
 	var vals []uint32
-	if md.Book != nil {
-		keys, vals = md.Book.Keys, md.Book.Vals
+	if bk := md.Books(); bk != nil {
+		keys, vals = bk.Keys, bk.Vals
 	}
-	fmt.Fprintf(&b, "\n// modelBookKeys and modelBookVals are the model's opening book (%d entries; see categorize/movemodel.Book).\n", len(keys))
+	fmt.Fprintf(&b, "\n// modelBookKeys and modelBookVals are the model's opening and formation books (%d entries; see categorize/movemodel.Book and MergeBooks).\n", len(keys))
 	fmt.Fprintf(&b, "var modelBookKeys = [%d]uint64{\n", len(keys))
 	for i, k := range keys {
 		fmt.Fprintf(&b, "%#x,", k)

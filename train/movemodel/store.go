@@ -45,6 +45,13 @@ CREATE TABLE IF NOT EXISTS model_book(
 	count        INTEGER NOT NULL,
 	PRIMARY KEY(position_key, move16)
 );
+CREATE TABLE IF NOT EXISTS model_formation(
+	formation_key INTEGER NOT NULL,
+	move16        INTEGER NOT NULL,
+	move          TEXT NOT NULL,
+	count         INTEGER NOT NULL,
+	PRIMARY KEY(formation_key, move16)
+);
 `
 
 // Model is a fitted model as stored: its weights by feature ID, as
@@ -53,11 +60,19 @@ type Model struct {
 	FeatureVersion int
 	Weights        []float32
 	// Book is the opening book of the book features (nil or empty: none).
-	Book      *fm.Book
+	Book *fm.Book
+	// Formation is the formation book of the formation features (nil or
+	// empty: none). The features read both: Books.
+	Formation *fm.Book
 	Digest    string
 	Games     int64
 	Positions int64
 }
+
+// Books returns the book the features read: the opening book and the
+// formation book in one (categorize/movemodel.MergeBooks), as compiled
+// into tables.
+func (md *Model) Books() *fm.Book { return fm.MergeBooks(md.Book, md.Formation) }
 
 // WeightsDigest returns "sha256:" and the hex SHA-256 of the feature
 // version, the weights as little-endian float32 bits and, when book has
@@ -102,8 +117,9 @@ type RunInfo struct {
 // weights) and records the run, in one transaction, and returns the model.
 func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
 	w := Float32(info.Result.Weights)
-	md := &Model{FeatureVersion: fm.Version, Weights: w, Book: info.Data.Book, Digest: WeightsDigest(fm.Version, w, info.Data.Book),
+	md := &Model{FeatureVersion: fm.Version, Weights: w, Book: info.Data.Book, Formation: info.Data.Formation,
 		Games: info.Data.Games, Positions: info.Data.Positions}
+	md.Digest = WeightsDigest(fm.Version, w, md.Books())
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("train: writing the model: %w", err)
@@ -125,7 +141,10 @@ func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
 			return nil, fmt.Errorf("train: writing the model: %w", err)
 		}
 	}
-	if err := writeBook(ctx, tx, md.Book); err != nil {
+	if err := writeBook(ctx, tx, bookTable, md.Book); err != nil {
+		return nil, err
+	}
+	if err := writeBook(ctx, tx, formationTable, md.Formation); err != nil {
 		return nil, err
 	}
 	r, ds := info.Result, info.Data
@@ -178,26 +197,39 @@ func Read(ctx context.Context, q interface {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("train: reading the model: %w", err)
 	}
-	if md.Book, err = readBook(ctx, q); err != nil {
+	if md.Book, err = readBook(ctx, q, bookTable); err != nil {
 		return nil, err
 	}
-	md.Digest = WeightsDigest(md.FeatureVersion, md.Weights, md.Book)
+	if md.Formation, err = readBook(ctx, q, formationTable); err != nil {
+		return nil, err
+	}
+	md.Digest = WeightsDigest(md.FeatureVersion, md.Weights, md.Books())
 	if md.Digest != digest {
 		return nil, fmt.Errorf("train: the model's weights (%s) do not match its last run (%s)", md.Digest, digest)
 	}
 	return md, nil
 }
 
-func writeBook(ctx context.Context, tx *sql.Tx, b *fm.Book) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM model_book`); err != nil {
-		return fmt.Errorf("train: writing the model's book: %w", err)
+// A bookTable is a table of a book: model_book (keyed by the position)
+// or model_formation (keyed by the formation, the moves as seen from the
+// side to move, i.e. rotated for White).
+type bookTableOf struct{ name, key string }
+
+var (
+	bookTable      = bookTableOf{"model_book", "position_key"}
+	formationTable = bookTableOf{"model_formation", "formation_key"}
+)
+
+func writeBook(ctx context.Context, tx *sql.Tx, t bookTableOf, b *fm.Book) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM `+t.name); err != nil {
+		return fmt.Errorf("train: writing the model's book %s: %w", t.name, err)
 	}
 	if b == nil {
 		return nil
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO model_book(position_key, move16, move, count) VALUES(?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO `+t.name+`(`+t.key+`, move16, move, count) VALUES(?, ?, ?, ?)`)
 	if err != nil {
-		return fmt.Errorf("train: writing the model's book: %w", err)
+		return fmt.Errorf("train: writing the model's book %s: %w", t.name, err)
 	}
 	defer st.Close()
 	for i, k := range b.Keys {
@@ -207,28 +239,28 @@ func writeBook(ctx context.Context, tx *sql.Tx, b *fm.Book) error {
 			usi = m16.USI()
 		}
 		if _, err := st.ExecContext(ctx, int64(k), int64(m16), usi, int64(b.Vals[i]&0xffff)); err != nil {
-			return fmt.Errorf("train: writing the model's book: %w", err)
+			return fmt.Errorf("train: writing the model's book %s: %w", t.name, err)
 		}
 	}
 	return nil
 }
 
-// readBook reads the book of model_book (nil when the database has no
-// such table: a model from before the book).
+// readBook reads the book of table t (nil when the database has no such
+// table: a model from before the book).
 func readBook(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 	QueryRowContext(context.Context, string, ...any) *sql.Row
-}) (*fm.Book, error) {
+}, t bookTableOf) (*fm.Book, error) {
 	var n int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'model_book'`).Scan(&n); err != nil {
-		return nil, fmt.Errorf("train: reading the model's book: %w", err)
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, t.name).Scan(&n); err != nil {
+		return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
 	}
 	if n == 0 {
 		return nil, nil
 	}
-	rows, err := q.QueryContext(ctx, `SELECT position_key, move16, count FROM model_book`)
+	rows, err := q.QueryContext(ctx, `SELECT `+t.key+`, move16, count FROM `+t.name)
 	if err != nil {
-		return nil, fmt.Errorf("train: reading the model's book: %w", err)
+		return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
 	}
 	defer rows.Close()
 	type ent struct {
@@ -239,15 +271,15 @@ func readBook(ctx context.Context, q interface {
 	for rows.Next() {
 		var k, m, c int64
 		if err := rows.Scan(&k, &m, &c); err != nil {
-			return nil, fmt.Errorf("train: reading the model's book: %w", err)
+			return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
 		}
 		if m < 0 || m > 0xffff || c < 0 || c > 0xffff {
-			return nil, fmt.Errorf("train: reading the model's book: move16 %d count %d out of range", m, c)
+			return nil, fmt.Errorf("train: reading the model's book %s: move16 %d count %d out of range", t.name, m, c)
 		}
 		es = append(es, ent{uint64(k), uint32(m)<<16 | uint32(c)})
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("train: reading the model's book: %w", err)
+		return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
 	}
 	sort.Slice(es, func(i, j int) bool {
 		if es[i].k != es[j].k {

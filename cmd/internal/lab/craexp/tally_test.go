@@ -130,6 +130,8 @@ func TestModelTieBreak(t *testing.T) {
 	var md Modeler
 	md.Fill(pos, pos.LastMove(), an)
 	var x movemodel.Extractor
+	keys, vals := tables.ModelBook() // the Modeler's book (opening and formation books)
+	x.SetBook(&movemodel.Book{Keys: keys, Vals: vals})
 	x.Reset(pos, pos.LastMove())
 	w := tables.ModelWeights()
 	score := func(m kifu.Move) float64 { return movemodel.Score(w, x.Append(m, nil)) }
