@@ -2,7 +2,6 @@ package movemodel
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -202,7 +201,8 @@ func (b *FormationBuilder) Book(minGames, minCount int) *Book {
 }
 
 // MergeBooks returns the entries of a and b in one book (what the
-// extractor reads: the position book and the formation book). A key in
+// extractor reads: the position book and the formation book), merged in
+// the order of Book (by key, then value; both books are in it). A key in
 // both keeps a's entries only (64-bit keys: this should not happen).
 func MergeBooks(a, b *Book) *Book {
 	if b == nil || b.Len() == 0 {
@@ -212,30 +212,19 @@ func MergeBooks(a, b *Book) *Book {
 		return b
 	}
 	m := &Book{Keys: make([]uint64, 0, a.Len()+b.Len()), Vals: make([]uint32, 0, a.Len()+b.Len())}
-	m.Keys = append(m.Keys, a.Keys...)
-	m.Vals = append(m.Vals, a.Vals...)
-	for i, k := range b.Keys {
-		if _, found := slices.BinarySearch(a.Keys, k); !found {
-			m.Keys = append(m.Keys, k)
-			m.Vals = append(m.Vals, b.Vals[i])
+	i, j := 0, 0
+	for i < a.Len() || j < b.Len() {
+		if j == b.Len() || i < a.Len() && (a.Keys[i] < b.Keys[j] || a.Keys[i] == b.Keys[j] && a.Vals[i] <= b.Vals[j]) {
+			m.Keys, m.Vals = append(m.Keys, a.Keys[i]), append(m.Vals, a.Vals[i])
+			i++
+			continue
 		}
-	}
-	idx := make([]int, len(m.Keys))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(i, j int) bool {
-		ki, kj := m.Keys[idx[i]], m.Keys[idx[j]]
-		if ki != kj {
-			return ki < kj
+		if _, found := slices.BinarySearch(a.Keys, b.Keys[j]); !found {
+			m.Keys, m.Vals = append(m.Keys, b.Keys[j]), append(m.Vals, b.Vals[j])
 		}
-		return m.Vals[idx[i]] < m.Vals[idx[j]]
-	})
-	out := &Book{Keys: make([]uint64, len(idx)), Vals: make([]uint32, len(idx))}
-	for i, j := range idx {
-		out.Keys[i], out.Vals[i] = m.Keys[j], m.Vals[j]
+		j++
 	}
-	return out
+	return m
 }
 
 // Formation feature buckets.
