@@ -38,13 +38,21 @@ var engineNice = processNice
 // raisesGroup reports whether engines get sessions of their own at the
 // runner's nice value: nice is negative and the kernel schedules by
 // autogroups.
-func raisesGroup(nice int) bool { return nice < 0 && autogroupOn(autogroupEnabled) }
+func raisesGroup(nice int) bool { return nice < 0 && autogroupOn(autogroupEnabled, autogroupSelf) }
 
 // autogroupOn reports whether the file enabled ("1": the format of
-// sched_autogroup_enabled) says the scheduler uses autogroups.
-func autogroupOn(enabled string) bool {
+// sched_autogroup_enabled) says the scheduler uses autogroups and the
+// runner's own group file self can be read. Some kernels and sandboxes
+// (gVisor, some containers) report the switch on but give an empty
+// /proc/<pid>/autogroup: there the groups can be neither seen nor
+// ranked, and the runner leaves them alone as without the switch.
+func autogroupOn(enabled, self string) bool {
 	b, err := os.ReadFile(enabled)
-	return err == nil && strings.TrimSpace(string(b)) == "1"
+	if err != nil || strings.TrimSpace(string(b)) != "1" {
+		return false
+	}
+	_, _, err = readAutogroup(self)
+	return err == nil
 }
 
 // alignEngineGroup gives the autogroup of engine process pid, started in
@@ -68,14 +76,14 @@ func alignAutogroup(enabled, self, file string, nice int) (string, error) {
 	if nice == 0 {
 		return "", nil
 	}
-	if !autogroupOn(enabled) {
-		return "", nil // no autogroup scheduling: nice ranks every process
+	if !autogroupOn(enabled, self) {
+		return "", nil // no autogroup scheduling (or none to see): nice ranks every process
 	}
 	group, was, err := readAutogroup(file)
 	if err != nil {
 		return "", err
 	}
-	if own, _, err := readAutogroup(self); err == nil && own == group {
+	if own, _, _ := readAutogroup(self); own == group {
 		return "", fmt.Errorf("match: %s is the runner's own session group %s: left alone", file, group)
 	}
 	if was == nice {
