@@ -26,7 +26,7 @@ func TestModelFitFlags(t *testing.T) {
 		l2      float64
 		iters   int
 	}{
-		{"defaults", []string{"--db", "x"}, "", nil, nil, 1e-5, 100},
+		{"defaults", []string{"--db", "x"}, "", nil, nil, 1e-4, 100}, // the committed model's setting
 		{"weights", []string{"--db", "x", "--weight", "selfplay=0.25", "--weight", "pro=2", "--without", "king,cra", "--l2", "1e-4", "--iterations", "7"}, "",
 			[]movemodel.SourceWeight{{Contains: "selfplay", Weight: 0.25}, {Contains: "pro", Weight: 2}}, []fm.Group{fm.GroupKing, fm.GroupCRA}, 1e-4, 7},
 		{"no db", nil, "--db FILE is required", nil, nil, 0, 0},
