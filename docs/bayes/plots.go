@@ -167,7 +167,11 @@ func run() error {
 		}
 	}
 	p.Y.Min, p.Y.Max = 0, 1
-	p.X.Min, p.X.Max = 0.5, 3.5
+	maxSim := 1
+	for _, c := range by["fig3"] {
+		maxSim = max(maxSim, c.simnum)
+	}
+	p.X.Min, p.X.Max = 0.5, float64(maxSim)+0.5
 	if err := half(p); err != nil {
 		return err
 	}
