@@ -42,10 +42,10 @@ func raisesGroup(nice int) bool { return nice < 0 && autogroupOn(autogroupEnable
 
 // autogroupOn reports whether the file enabled ("1": the format of
 // sched_autogroup_enabled) says the scheduler uses autogroups and the
-// runner's own group file self can be read. Some kernels and sandboxes
-// (gVisor, some containers) report the switch on but give an empty
-// /proc/<pid>/autogroup: there the groups can be neither seen nor
-// ranked, and the runner leaves them alone as without the switch.
+// runner's own group file self can be read. Some sandboxes (the
+// project's CI among them) report the switch on but give an empty
+// /proc/self/autogroup: there the groups can be neither seen nor ranked,
+// and the runner leaves them alone as without the switch.
 func autogroupOn(enabled, self string) bool {
 	b, err := os.ReadFile(enabled)
 	if err != nil || strings.TrimSpace(string(b)) != "1" {
