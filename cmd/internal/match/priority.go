@@ -38,21 +38,25 @@ var engineNice = processNice
 // raisesGroup reports whether engines get sessions of their own at the
 // runner's nice value: nice is negative and the kernel schedules by
 // autogroups.
-func raisesGroup(nice int) bool { return nice < 0 && autogroupOn(autogroupEnabled, autogroupSelf) }
+func raisesGroup(nice int) bool {
+	_, on := ownAutogroup(autogroupEnabled, autogroupSelf)
+	return nice < 0 && on
+}
 
-// autogroupOn reports whether the file enabled ("1": the format of
-// sched_autogroup_enabled) says the scheduler uses autogroups and the
-// runner's own group file self can be read. Some sandboxes (the
-// project's CI among them) report the switch on but give an empty
-// /proc/self/autogroup: there the groups can be neither seen nor ranked,
-// and the runner leaves them alone as without the switch.
-func autogroupOn(enabled, self string) bool {
+// ownAutogroup returns the runner's own session group, read from self,
+// and whether the file enabled ("1": the format of
+// sched_autogroup_enabled) says the scheduler uses autogroups and self
+// reads as a group. Some sandboxes (the project's CI among them) report
+// the switch on but give an empty /proc/self/autogroup: there the groups
+// can be neither seen nor ranked, and the runner leaves them alone as
+// without the switch.
+func ownAutogroup(enabled, self string) (string, bool) {
 	b, err := os.ReadFile(enabled)
 	if err != nil || strings.TrimSpace(string(b)) != "1" {
-		return false
+		return "", false
 	}
-	_, _, err = readAutogroup(self)
-	return err == nil
+	own, _, err := readAutogroup(self)
+	return own, err == nil
 }
 
 // alignEngineGroup gives the autogroup of engine process pid, started in
@@ -76,14 +80,15 @@ func alignAutogroup(enabled, self, file string, nice int) (string, error) {
 	if nice == 0 {
 		return "", nil
 	}
-	if !autogroupOn(enabled, self) {
+	own, on := ownAutogroup(enabled, self)
+	if !on {
 		return "", nil // no autogroup scheduling (or none to see): nice ranks every process
 	}
 	group, was, err := readAutogroup(file)
 	if err != nil {
 		return "", err
 	}
-	if own, _, _ := readAutogroup(self); own == group {
+	if own == group {
 		return "", fmt.Errorf("match: %s is the runner's own session group %s: left alone", file, group)
 	}
 	if was == nice {

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"os/exec"
@@ -41,13 +42,9 @@ func TestAlignAutogroup(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			en, own, ag := filepath.Join(dir, "enabled"), filepath.Join(dir, "self"), filepath.Join(dir, "autogroup")
-			ownContent := self
-			switch tc.self {
-			case "":
-			case "-":
+			ownContent := cmp.Or(tc.self, self)
+			if tc.self == "-" {
 				ownContent = ""
-			default:
-				ownContent = tc.self
 			}
 			os.WriteFile(own, []byte(ownContent), 0o644)
 			if tc.enabled != "" {
@@ -87,7 +84,7 @@ func TestEngineSessionGroup(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("autogroup scheduling is Linux's")
 	}
-	if !autogroupOn(autogroupEnabled, autogroupSelf) {
+	if _, on := ownAutogroup(autogroupEnabled, autogroupSelf); !on {
 		t.Skipf("autogroup scheduling is off or its groups unreadable here (%s, %s)", autogroupEnabled, autogroupSelf)
 	}
 	sleep, err := exec.LookPath("sleep")
