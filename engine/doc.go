@@ -82,7 +82,7 @@
 // the quiescence search's QEscapePlies, QLosingPlies and QCheckPlies
 // (quiet checks on its first plies), NullMove (null-move pruning in the
 // realization mode), ReverseFutility and Futility (frontier pruning in the
-// realization mode, engine/search.go), QSearchTT (the transposition table
+// realization mode, engine/prune.go), QSearchTT (the transposition table
 // in quiescence, engine/qsearch.go), NodeLimitStep (a half threshold
 // step under go nodes, engine/timeman.go), the threat stacks (ThreatStacks and its Threat*
 // rules, engine/threat) and the Bayesian randomized search (Bayes and its
