@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/cmd/internal/evalrun"
 	"github.com/rpshogi/rpshogi/data"
 	"github.com/rpshogi/rpshogi/tables"
 	"github.com/rpshogi/rpshogi/train"
@@ -214,7 +215,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 	// 3b. the learned evaluation, on the same games (none when they have no results)
 	evalPath := filepath.Join(opts.Out, pipelineEval)
-	evalSrc, err := fitEvalPipelineStep(ctx, fitIO, dbPath, evalPath)
+	evalSrc, err := evalrun.PipelineStep(ctx, fitIO.Out, dbPath, evalPath)
 	if err != nil {
 		return interrupted(ctx, asStep("pipeline", err), "in step 3: "+dbPath+", "+tablePath+" and "+modelPath+" are written; the evaluation was not (run the pipeline again to finish)")
 	}
