@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
 	"github.com/rpshogi/rpshogi/cmd/internal/report"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/spf13/cobra"
@@ -87,6 +88,6 @@ func writePipelineReport(ctx context.Context, db, dir string, iopts ingest.Optio
 // writeReportLine is the pipeline summary's line on the report.
 func writeReportLine(w io.Writer, opts *pipelineOptions) {
 	if !opts.NoReport {
-		fmt.Fprintf(w, "  report   %s (plots: open it in a browser)\n", filepath.Join(opts.Out, pipelineReport, report.File))
+		fmt.Fprintf(w, "  report   %s (plots: open it in a browser)\n", filepath.Join(opts.Out, pipedir.Report, report.File))
 	}
 }
