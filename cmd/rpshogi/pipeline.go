@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/evalrun"
+	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
 	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/data"
@@ -168,7 +169,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 		fitIO = &iostreams{In: opts.IO.In, Out: io.Discard, ErrOut: io.Discard}
 	}
 	stopSpin := progress.Spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[3/%d] model fit", pipedir.Steps))
-	err = fitModelStep(ctx, fitIO, dbPath, modelPath)
+	err = modelrun.PipelineStep(ctx, fitIO.Out, dbPath, modelPath)
 	stopSpin()
 	if err != nil {
 		return interrupted(ctx, asStep("pipeline", err), "in step 3: "+dbPath+" and "+tablePath+" are written; the model was not (run the pipeline again to finish)")
