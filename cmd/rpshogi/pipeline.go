@@ -12,6 +12,7 @@ import (
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
 	"github.com/rpshogi/rpshogi/cmd/internal/progress"
+	"github.com/rpshogi/rpshogi/cmd/internal/report"
 	"github.com/rpshogi/rpshogi/data"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/schollz/progressbar/v3"
@@ -186,7 +187,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 	if !opts.NoReport {
 		stopSpin := progress.Spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[3/%d] report", pipedir.Steps))
-		page, err := writePipelineReport(ctx, dbPath, filepath.Join(opts.Out, pipedir.Report), iopts)
+		page, err := report.BuildTo(ctx, report.Options{DB: dbPath, Ingest: iopts}, filepath.Join(opts.Out, pipedir.Report))
 		stopSpin()
 		if err != nil {
 			return interrupted(ctx, err, "after step 3: the database, table and model are written; the report was not (rpshogi report --db "+dbPath+" writes it)")
