@@ -3,41 +3,20 @@ package ingest
 import (
 	"context"
 	"database/sql"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
-	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
-var genDir = flag.String("gendir", "", "TestWriteBenchCollection writes the benchmark's collection of random games to this folder")
-
-// writeRandomCollection writes n distinct random games (40 to 160 plies)
-// under dir, as UTF-8 KIF, CSA and KI2 in turn.
-func writeRandomCollection(t testing.TB, dir string, n int) {
-	t.Helper()
-	kifutest.WriteCollection(t, dir, n, func(i int) *kifu.Record {
-		return randomRecord(t, uint64(1_000_000+i), 40+i%121, kifu.StartSFEN)
-	})
-}
-
-// TestWriteBenchCollection writes the benchmark's 10,000 random games to
-// -gendir (for measuring the binary's peak memory); it does nothing
-// without the flag.
-func TestWriteBenchCollection(t *testing.T) {
-	if *genDir == "" {
-		t.Skip("no -gendir")
-	}
-	writeRandomCollection(t, *genDir, 10_000)
-}
-
 // BenchmarkIngest measures ingest throughput (decode, parse, replay,
 // digest, dedup and the SQLite store, with a worker per CPU) and the peak
-// memory, on collections generated into a temporary folder:
+// memory, on collections generated into a temporary folder (to measure
+// the rpshogi binary on the same random games, write them with "go run
+// ./cmd/internal/benchgames -for ingest -o DIR"):
 //
 //   - random-1k and random-10k: 1,000 and 10,000 distinct random games
 //     (KIF, CSA, KI2), so the peak memory of the two can be compared;
@@ -49,7 +28,7 @@ func TestWriteBenchCollection(t *testing.T) {
 func BenchmarkIngest(b *testing.B) {
 	dir := b.TempDir()
 	random := filepath.Join(dir, "random")
-	writeRandomCollection(b, random, 10_000)
+	kifutest.WriteCollection(b, random, 10_000, kifutest.IngestBenchGame)
 	type collection struct {
 		name, path string
 		games      int // accepted games expected

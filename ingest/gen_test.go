@@ -3,47 +3,21 @@ package ingest
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
-// randomRecord plays a random legal game of up to plies moves from the
-// start position sfen, choosing moves with a PRNG seeded by seed, and
-// returns it with headers: players "black-<seed>" and "white-<seed>", a
-// date, and a resignation (or mate) at the end.
+// randomRecord is kifutest.RandomRecord: a random legal game of up to
+// plies moves from sfen, seeded by seed, with headers and an ending.
 func randomRecord(t testing.TB, seed uint64, plies int, sfen string) *kifu.Record {
 	t.Helper()
-	p, err := kifu.ParseSFEN(sfen)
+	rec, err := kifutest.RandomRecord(seed, plies, sfen)
 	if err != nil {
 		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	rec := &kifu.Record{StartSFEN: sfen}
-	rec.Set(kifu.KeyStartTime, fmt.Sprintf("20%02d/%02d/%02d 10:00:00", 10+seed%15, 1+seed%12, 1+seed%28))
-	rec.Set(kifu.KeyEvent, "random games")
-	rec.Set(kifu.KeyBlack, fmt.Sprintf("black-%d", seed))
-	rec.Set(kifu.KeyWhite, fmt.Sprintf("white-%d", seed))
-	var buf [kifu.MaxMoves]kifu.Move
-	for range plies {
-		ms := p.GenerateMoves(kifu.Legal, buf[:0])
-		if len(ms) == 0 {
-			break
-		}
-		m := ms[rng.IntN(len(ms))]
-		p.DoMove(m)
-		rec.Main.Moves = append(rec.Main.Moves, kifu.Node{Move: p.LastMove()})
-	}
-	loser := p.SideToMove()
-	rec.Main.End = kifu.Ending{Kind: kifu.EndResign, Result: kifu.BlackWin}
-	if p.IsMate() {
-		rec.Main.End.Kind = kifu.EndMate
-	}
-	if loser == kifu.Black {
-		rec.Main.End.Result = kifu.WhiteWin
 	}
 	return rec
 }

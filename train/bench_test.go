@@ -1,7 +1,6 @@
 package train
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,30 +11,19 @@ import (
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
-var genDir = flag.String("gendir", "", "TestWriteBenchCollection writes -gen random games to this folder")
-var genN = flag.Int("gen", 10_000, "the number of games TestWriteBenchCollection writes")
-
-// TestWriteBenchCollection writes the benchmark's random games to
-// -gendir (to measure the binary's peak memory with /usr/bin/time -v);
-// it does nothing without the flag.
-func TestWriteBenchCollection(t *testing.T) {
-	if *genDir == "" {
-		t.Skip("no -gendir")
-	}
-	writeRandomGames(t, *genDir, 1_000_000, *genN)
-}
-
 // BenchmarkTrain measures the whole training pipeline (walk, decode,
 // parse, replay, classify every legal move, count, SQLite, and with
 // -arrow the Arrow files) with a worker per CPU, on 1,000 and 10,000
-// distinct random games (30 to 160 plies, KIF/CSA/KI2), generated into a
-// temporary folder, and on the shared corpus if present. It reports
-// games/s, positions/s and the peak Go heap and runtime memory, so that
-// the two collection sizes can be compared; it checks the counts add up.
+// distinct random games (30 to 160 plies, KIF/CSA/KI2; TrainBenchGame of
+// kifutest), generated into a temporary folder ("go run
+// ./cmd/internal/benchgames -for train -o DIR" writes the same games, to
+// measure the rpshogi binary on them). It reports games/s, positions/s
+// and the peak Go heap and runtime memory, so that the two collection
+// sizes can be compared; it checks the counts add up.
 func BenchmarkTrain(b *testing.B) {
 	dir := b.TempDir()
 	random := filepath.Join(dir, "random")
-	writeRandomGames(b, random, 1_000_000, 10_000)
+	kifutest.WriteCollection(b, random, 10_000, kifutest.TrainBenchGame)
 	cols := []struct {
 		name, path string
 		games      int64
@@ -98,7 +86,7 @@ func BenchmarkTrain(b *testing.B) {
 // cost of Parquet beside Arrow.
 func BenchmarkPublish(b *testing.B) {
 	dir := b.TempDir()
-	writeRandomGames(b, filepath.Join(dir, "games"), 1_000_000, 1000)
+	kifutest.WriteCollection(b, filepath.Join(dir, "games"), 1000, kifutest.TrainBenchGame)
 	src := filepath.Join(dir, "src")
 	if err := os.MkdirAll(src, 0o755); err != nil {
 		b.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"database/sql"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,40 +139,12 @@ func firstDiff(a, b string) string {
 	return fmt.Sprintf("%d lines vs %d lines", len(la), len(lb))
 }
 
-// randomRecord plays a random legal game of up to plies moves from the
-// start position, with a PRNG seeded by seed.
+// randomRecord is kifutest.RandomCaptureRecord: a random legal game of
+// up to plies moves from the start position, seeded by seed, captures
+// preferred now and then.
 func randomRecord(t testing.TB, seed uint64, plies int) *kifu.Record {
 	t.Helper()
-	p := kifu.NewStartPosition()
-	rng := rand.New(rand.NewPCG(seed, 0x7a1e))
-	rec := &kifu.Record{StartSFEN: kifu.StartSFEN}
-	rec.Set(kifu.KeyStartTime, fmt.Sprintf("20%02d/%02d/%02d 10:00:00", 10+seed%15, 1+seed%12, 1+seed%28))
-	rec.Set(kifu.KeyBlack, fmt.Sprintf("black-%d", seed%7))
-	rec.Set(kifu.KeyWhite, fmt.Sprintf("white-%d", seed%5))
-	var buf [kifu.MaxMoves]kifu.Move
-	for range plies {
-		ms := p.GenerateMoves(kifu.LegalAll, buf[:0])
-		if len(ms) == 0 {
-			break
-		}
-		// Prefer captures now and then, so that recaptures happen.
-		m := ms[rng.IntN(len(ms))]
-		if rng.IntN(3) == 0 {
-			for _, c := range ms {
-				if c.IsCapture() {
-					m = c
-					break
-				}
-			}
-		}
-		p.DoMove(m)
-		rec.Main.Moves = append(rec.Main.Moves, kifu.Node{Move: p.LastMove()})
-	}
-	rec.Main.End = kifu.Ending{Kind: kifu.EndResign, Result: kifu.BlackWin}
-	if p.SideToMove() == kifu.Black {
-		rec.Main.End.Result = kifu.WhiteWin
-	}
-	return rec
+	return kifutest.RandomCaptureRecord(seed, plies)
 }
 
 // writeRandomGames writes n random games (seeds from seed0) as KIF, CSA

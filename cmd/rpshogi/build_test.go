@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/enginebuild"
+	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
 )
 
 // TestBuildEngineModel runs build-engine with a stand-in go command that
@@ -28,11 +29,11 @@ func TestBuildEngineModel(t *testing.T) {
 	runOK(t, "", "pipeline", "--no-engine", "-q", "--handicap", "include", "-o", out, records)
 	countsOnly := filepath.Join(dir, "counts.sqlite")
 	runOK(t, "", "train", "--handicap", "include", "--db", countsOnly, records)
-	model, err := os.ReadFile(filepath.Join(out, pipelineModel))
+	model, err := os.ReadFile(filepath.Join(out, pipedir.Model))
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, err := os.ReadFile(filepath.Join(out, pipelineTable))
+	table, err := os.ReadFile(filepath.Join(out, pipedir.Table))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +43,8 @@ func TestBuildEngineModel(t *testing.T) {
 		wantModel []byte // nil: not replaced
 		wantOut   string
 	}{
-		{"db with a model", []string{"--db", filepath.Join(out, pipelineDB)}, model, "and its move model"},
-		{"table and model files", []string{"--table", filepath.Join(out, pipelineTable), "--model", filepath.Join(out, pipelineModel)}, model, "the move model in"},
+		{"db with a model", []string{"--db", filepath.Join(out, pipedir.DB)}, model, "and its move model"},
+		{"table and model files", []string{"--table", filepath.Join(out, pipedir.Table), "--model", filepath.Join(out, pipedir.Model)}, model, "the move model in"},
 		{"db without a model", []string{"--db", countsOnly}, nil, "the committed move model (" + countsOnly + " has none"},
 	}
 	for _, tt := range tests {

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"strings"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/recfile"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/spf13/cobra"
-	"golang.org/x/text/encoding/japanese"
 )
 
 type convertOptions struct {
@@ -92,65 +90,13 @@ func runConvert(ctx context.Context, opts *convertOptions) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	to, _ := kifu.LookupFormat(opts.To)
-	var b bytes.Buffer
-	var err2 error
-	switch {
-	case opts.To == "jkf":
-		if len(recs) != 1 {
-			return fmt.Errorf("%s holds %d games and JKF holds one: pick one with --game", opts.File, len(recs))
-		}
-		if opts.Encoding != "utf8" {
-			return usageErrorf("--encoding: JKF (JSON) is UTF-8")
-		}
-		err2 = kifu.WriteJKF(&b, recs[0])
-	case to == kifu.FormatKIF, to == kifu.FormatKI2:
-		if len(recs) != 1 {
-			return fmt.Errorf("%s holds %d games and %s holds one: pick one with --game", opts.File, len(recs), to)
-		}
-		if to == kifu.FormatKIF {
-			err2 = kifu.WriteKIF(&b, recs[0])
-		} else {
-			err2 = kifu.WriteKI2(&b, recs[0])
-		}
-	case to == kifu.FormatCSA:
-		err2 = kifu.WriteCSA(&b, kifu.CSAVersion(opts.CSAVersion), recs...)
-	default:
-		err2 = kifu.WriteSFENMoves(&b, recs...)
+	if opts.To == "jkf" && len(recs) == 1 && opts.Encoding != "utf8" {
+		return usageErrorf("--encoding: JKF (JSON) is UTF-8")
 	}
-	if err2 != nil {
-		return err2
-	}
-	out := b.Bytes()
-	if opts.Encoding == "sjis" {
-		if out, err = toShiftJIS(out); err != nil {
-			return fmt.Errorf("convert: %s: %w", opts.File, err)
-		}
+	out, err := recfile.Convert(opts.File, recs, recfile.ConvertOptions{To: opts.To, CSAVersion: opts.CSAVersion, ShiftJIS: opts.Encoding == "sjis"})
+	if err != nil {
+		return err
 	}
 	_, err = opts.IO.Out.Write(out)
 	return err
-}
-
-// toShiftJIS encodes UTF-8 text as Shift_JIS (CP932), its first line's
-// "encoding=UTF-8" (KIF, CSA 3.0) made "encoding=Shift_JIS".
-func toShiftJIS(text []byte) ([]byte, error) {
-	first, rest, _ := bytes.Cut(text, []byte("\n"))
-	if bytes.HasSuffix(first, []byte("encoding=UTF-8")) {
-		var nb []byte
-		nb = append(nb, bytes.TrimSuffix(first, []byte("UTF-8"))...)
-		nb = append(nb, "Shift_JIS\n"...)
-		text = append(nb, rest...)
-	}
-	out, err := japanese.ShiftJIS.NewEncoder().Bytes(text)
-	if err != nil {
-		for i, line := range strings.Split(string(text), "\n") {
-			for _, r := range line {
-				if _, err := japanese.ShiftJIS.NewEncoder().String(string(r)); err != nil {
-					return nil, fmt.Errorf("line %d: %q (U+%04X) has no Shift_JIS (CP932) code: write UTF-8 instead", i+1, r, r)
-				}
-			}
-		}
-		return nil, err
-	}
-	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/tables"
@@ -164,12 +165,12 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 	if code := execute(context.Background(), ios, append([]string{"pipeline", "-o", out}, games...)); code != exitOK {
 		t.Fatalf("pipeline exit %d: %s", code, stderr.String())
 	}
-	for _, f := range []string{pipelineDB, pipelineTable, pipelineModel, pipelineEngine, filepath.Join(pipelineArrow, train.PositionsFile), filepath.Join(pipelineArrow, train.CountsFile)} {
+	for _, f := range []string{pipedir.DB, pipedir.Table, pipedir.Model, pipedir.Engine, filepath.Join(pipedir.Arrow, train.PositionsFile), filepath.Join(pipedir.Arrow, train.CountsFile)} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("pipeline left no %s: %v", f, err)
 		}
 	}
-	db, err := train.OpenReadOnly(filepath.Join(out, pipelineDB))
+	db, err := train.OpenReadOnly(filepath.Join(out, pipedir.DB))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,10 +187,10 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := os.ReadFile(filepath.Join(out, pipelineModel)); !bytes.Equal(got, wantModel) {
-		t.Errorf("%s is not the database's model %s", pipelineModel, md.Digest)
+	if got, _ := os.ReadFile(filepath.Join(out, pipedir.Model)); !bytes.Equal(got, wantModel) {
+		t.Errorf("%s is not the database's model %s", pipedir.Model, md.Digest)
 	}
-	table, err := os.ReadFile(filepath.Join(out, pipelineTable))
+	table, err := os.ReadFile(filepath.Join(out, pipedir.Table))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,24 +198,24 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 		t.Errorf("the table does not carry the corpus digest %s", digest)
 	}
 	wantName := "id name rpshogi (table " + digest[:8] + ")"
-	if got := engineName(t, filepath.Join(out, pipelineEngine)); !strings.HasPrefix(got, wantName+" ") {
+	if got := engineName(t, filepath.Join(out, pipedir.Engine)); !strings.HasPrefix(got, wantName+" ") {
 		t.Errorf("pipeline engine: %q, want %q and the version", got, wantName)
 	}
 	// Its --version gives the digests of the tables it was built with.
-	if v, err := exec.Command(filepath.Join(out, pipelineEngine), "--version").Output(); err != nil ||
+	if v, err := exec.Command(filepath.Join(out, pipedir.Engine), "--version").Output(); err != nil ||
 		!strings.Contains(string(v), "\n  table sha256:"+digest+"\n") || strings.Contains(string(v), "\ntables  "+tables.Digest()+"\n") {
 		t.Errorf("pipeline engine --version: %v: %s", err, v)
 	}
-	engineModelMove(t, filepath.Join(out, pipelineEngine))
+	engineModelMove(t, filepath.Join(out, pipedir.Engine))
 	// build-engine --table --model compiles the same table and model
 	// into another binary.
 	stdout.Reset()
 	other := filepath.Join(out, "again")
-	if code := execute(context.Background(), ios, []string{"build-engine", "--table", filepath.Join(out, pipelineTable),
-		"--model", filepath.Join(out, pipelineModel), "-o", other}); code != exitOK {
+	if code := execute(context.Background(), ios, []string{"build-engine", "--table", filepath.Join(out, pipedir.Table),
+		"--model", filepath.Join(out, pipedir.Model), "-o", other}); code != exitOK {
 		t.Fatalf("build-engine exit %d: %s", code, stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "the move model in "+filepath.Join(out, pipelineModel)) {
+	if !strings.Contains(stdout.String(), "the move model in "+filepath.Join(out, pipedir.Model)) {
 		t.Errorf("build-engine --model: %s", stdout.String())
 	}
 	if got := engineName(t, other); !strings.HasPrefix(got, wantName+" ") {

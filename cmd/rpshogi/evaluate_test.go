@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
 )
 
 // runOK runs rpshogi with args and standard input in in this process.
@@ -30,7 +32,7 @@ func TestEvaluateModel(t *testing.T) {
 	dir := t.TempDir()
 	withModel := filepath.Join(dir, "out")
 	runOK(t, "", "pipeline", "--no-engine", "-q", "--handicap", "include", "-o", withModel, records)
-	db := filepath.Join(withModel, pipelineDB)
+	db := filepath.Join(withModel, pipedir.DB)
 	countsOnly := filepath.Join(dir, "counts.sqlite")
 	runOK(t, "", "train", "--handicap", "include", "--db", countsOnly, records)
 

@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/ingest"
-	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/movemodel"
 	"github.com/spf13/cobra"
 )
@@ -106,20 +102,9 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 	return cmd
 }
 
-// fitModelStep is the pipeline's model step: it fits the move model on
-// the games of the training database db with the defaults of "model fit"
-// and, unless out is "", writes it as Go source to out. "rpshogi
-// pipeline" calls it after the counts.
-func fitModelStep(ctx context.Context, ios *iostreams, db, out string) error {
-	opts := &modelFitOptions{IO: ios, DB: db, Out: out, Iterations: modelrun.DefaultIterations, L2: modelrun.DefaultL2}
-	opts.Fit = movemodel.FitOptions{L2: opts.L2, Iterations: opts.Iterations}
-	return runModelFit(ctx, opts)
-}
-
 func runModelFit(ctx context.Context, opts *modelFitOptions) error {
-	desc := fmt.Sprintf("iterations=%d l2=%g weights=%s without=%s max-games=%d", opts.Iterations, opts.L2,
-		strings.Join(opts.Weights, ","), strings.Join(opts.Without, ","), opts.MaxGames)
-	fo := modelrun.FitOptions{DB: opts.DB, Out: opts.Out, Arrow: opts.Arrow, Data: opts.Data, Fit: opts.Fit, Desc: desc}
+	fo := modelrun.FitOptions{DB: opts.DB, Out: opts.Out, Arrow: opts.Arrow, Data: opts.Data, Fit: opts.Fit,
+		Desc: modelrun.Desc(opts.Iterations, opts.L2, opts.Weights, opts.Without, opts.MaxGames)}
 	if isTerminal(opts.IO.ErrOut) && opts.Fit.Iterations > 0 {
 		// The iterations are known: a bar with the time left.
 		bar := progress.Bar(opts.IO.ErrOut, "model fit", int64(opts.Fit.Iterations), false)
@@ -150,16 +135,7 @@ func newModelGenCmd(ios *iostreams, runF func(context.Context, *modelGenOptions)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			db, err := train.OpenReadOnly(opts.DB)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			md, err := movemodel.Read(cmd.Context(), db)
-			if err != nil {
-				return err
-			}
-			return modelrun.WriteGo(md, opts.Out, opts.IO.Out)
+			return modelrun.Gen(cmd.Context(), opts.DB, opts.Out, opts.IO.Out)
 		},
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "training database with a fitted model (required)")
@@ -222,32 +198,12 @@ func runModelEval(ctx context.Context, opts *modelEvalOptions) error {
 		return err
 	}
 	if opts.Positions != "" {
-		if err := writePositionScores(opts.Positions, out.PerPosition); err != nil {
+		if err := modelrun.WritePositionScores(opts.Positions, out.PerPosition); err != nil {
 			return err
 		}
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(opts.IO.Out, out)
 	}
 	return out.WriteText(opts.IO.Out)
-}
-
-// writePositionScores writes the per-position scores of "model eval
-// --positions" as TSV, through a temporary file renamed at the end.
-func writePositionScores(path string, ps []movemodel.PositionScore) error {
-	var b strings.Builder
-	b.WriteString("game\tmove\tphase\tloglik\ttop1\n")
-	for _, p := range ps {
-		fmt.Fprintf(&b, "%d\t%d\t%s\t%.17g\t%.17g\n", p.Game, p.Move, movemodel.PhaseNames[p.Phase], p.LogLik, p.Top1)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return fmt.Errorf("model eval: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("model eval: %w", err)
-	}
-	return nil
 }

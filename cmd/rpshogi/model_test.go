@@ -10,6 +10,7 @@ import (
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
+	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/train"
@@ -90,9 +91,9 @@ func TestModelPipelineStep(t *testing.T) {
 	if _, err := train.Train(ctx, db, paths[:3], train.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	var out, errOut bytes.Buffer
+	var out bytes.Buffer
 	gen := filepath.Join(tmp, "model_gen.go")
-	if err := fitModelStep(ctx, &iostreams{Out: &out, ErrOut: &errOut}, db, gen); err != nil {
+	if err := modelrun.PipelineStep(ctx, &out, db, gen); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "fitted in 100 iterations") {
@@ -126,7 +127,7 @@ func TestModelPipelineStep(t *testing.T) {
 	}
 	// model eval --positions: a header and one line per position.
 	tsv := filepath.Join(tmp, "positions.tsv")
-	if err := writePositionScores(tsv, ev.PerPosition); err != nil {
+	if err := modelrun.WritePositionScores(tsv, ev.PerPosition); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(tsv)

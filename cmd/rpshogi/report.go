@@ -6,8 +6,8 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
 	"github.com/rpshogi/rpshogi/cmd/internal/report"
-	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/spf13/cobra"
 )
 
@@ -62,11 +62,7 @@ a folder such as the match's records folder).`,
 }
 
 func runReport(ctx context.Context, opts *reportOptions) error {
-	d, err := report.Build(ctx, opts.Opts)
-	if err != nil {
-		return err
-	}
-	path, err := report.Write(opts.Out, d)
+	path, err := report.BuildTo(ctx, opts.Opts, opts.Out)
 	if err != nil {
 		return err
 	}
@@ -74,19 +70,9 @@ func runReport(ctx context.Context, opts *reportOptions) error {
 	return nil
 }
 
-// writePipelineReport writes the report of the database at db into dir,
-// measured in-sample on the training inputs, and returns the page.
-func writePipelineReport(ctx context.Context, db, dir string, iopts ingest.Options) (string, error) {
-	d, err := report.Build(ctx, report.Options{DB: db, Ingest: iopts})
-	if err != nil {
-		return "", err
-	}
-	return report.Write(dir, d)
-}
-
 // writeReportLine is the pipeline summary's line on the report.
 func writeReportLine(w io.Writer, opts *pipelineOptions) {
 	if !opts.NoReport {
-		fmt.Fprintf(w, "  report   %s (plots: open it in a browser)\n", filepath.Join(opts.Out, pipelineReport, report.File))
+		fmt.Fprintf(w, "  report   %s (plots: open it in a browser)\n", filepath.Join(opts.Out, pipedir.Report, report.File))
 	}
 }

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/cmd/internal/recfile"
 	"github.com/spf13/cobra"
 )
 
@@ -59,71 +59,16 @@ func runShow(ctx context.Context, opts *showOptions) error {
 	if len(recs) == 0 {
 		return err
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "file: %s (%s, %s, %d game(s))\n", opts.File, recs[0].Format, enc, len(recs))
-	for i, r := range recs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "game %d\n", i+1)
-		for _, h := range r.Header {
-			fmt.Fprintf(&b, "  %s: %s\n", h.Key, h.Value)
-		}
-		start := r.StartSFEN
-		if hc := r.Handicap(); hc != "" {
-			start += " (" + hc + ")"
-		}
-		fmt.Fprintf(&b, "  start: %s\n", start)
-		fmt.Fprintf(&b, "  moves: %d\n", len(r.Main.Moves))
-		e := &r.Main.End
-		fmt.Fprintf(&b, "  result: %s (%s", e.Result, e.Kind)
-		if e.Word != "" {
-			fmt.Fprintf(&b, ": %s", e.Word)
-		}
-		b.WriteString(")\n")
-		if ill := e.Illegal; ill != nil {
-			fmt.Fprintf(&b, "  illegal move: %s %s (%s)\n", ill.Move.USI(), ill.Text, ill.Kind)
-		}
-		if r.ReplayErr != nil {
-			fmt.Fprintf(&b, "  stopped: %v\n", r.ReplayErr)
-		}
-		if opts.Moves {
-			for j, n := range r.Main.Moves {
-				fmt.Fprintf(&b, "  %d %s\n", j+1, n.Move.USI())
-			}
-		}
-		if opts.Board {
-			if err := writeShowBoard(&b, r, opts.Ply); err != nil {
-				return err
-			}
-		}
+	text, err2 := recfile.Show(ctx, opts.File, enc, recs, recfile.ShowOptions{Moves: opts.Moves, Board: opts.Board, Ply: opts.Ply})
+	var pe *recfile.PlyError
+	if errors.As(err2, &pe) {
+		return &usageError{err2}
 	}
-	if _, err := fmt.Fprint(opts.IO.Out, b.String()); err != nil {
+	if err2 != nil {
+		return err2
+	}
+	if _, err := fmt.Fprint(opts.IO.Out, text); err != nil {
 		return err
 	}
 	return err
-}
-
-// writeShowBoard writes the board diagram of r's position after ply
-// main-line moves (all of them if ply < 0).
-func writeShowBoard(b *strings.Builder, r *kifu.Record, ply int) error {
-	if ply > len(r.Main.Moves) {
-		return usageErrorf("--ply %d: the main line has %d moves", ply, len(r.Main.Moves))
-	}
-	if ply < 0 {
-		ply = len(r.Main.Moves)
-	}
-	pos, err := r.StartPosition()
-	if err != nil {
-		return err
-	}
-	for _, n := range r.Main.Moves[:ply] {
-		pos.DoMove(n.Move)
-	}
-	fmt.Fprintf(b, "  board after %d moves:\n", ply)
-	for _, line := range strings.SplitAfter(strings.TrimSuffix(pos.BOD(), "\n"), "\n") {
-		b.WriteString("    " + line)
-	}
-	b.WriteString("\n")
-	return nil
 }

@@ -6,6 +6,11 @@
 // it skips the test with a clear message when the corpus is absent, and
 // fails it instead when RPSHOGI_REQUIRE_SHARED=1 (as CI sets it).
 //
+// It also makes the random games of the tests and benchmarks
+// (RandomRecord, RandomCaptureRecord, and the benchmarks' collections
+// IngestBenchGame and TrainBenchGame, which cmd/internal/benchgames
+// writes to a folder) and writes collections of them (WriteGames).
+//
 // (kifu's own in-package tests cannot import this package, which imports
 // kifu; they keep a copy of the lookup.)
 package kifutest

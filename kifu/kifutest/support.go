@@ -16,12 +16,20 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// WriteCollection writes n games made by game(i) under dir as files, as
-// UTF-8 KIF, CSA and KI2 in turn (i%3), 1000 files per sub-folder
-// ("07/07123.csa"), with a worker per CPU. Benchmarks use it to build
-// large collections in a temporary folder.
+// WriteCollection writes n games made by game(i) under dir as files
+// (WriteGames), failing tb on an error. Benchmarks use it to build large
+// collections in a temporary folder.
 func WriteCollection(tb testing.TB, dir string, n int, game func(i int) *kifu.Record) {
 	tb.Helper()
+	if err := WriteGames(dir, n, game); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// WriteGames writes n games made by game(i) under dir as files, as UTF-8
+// KIF, CSA and KI2 in turn (i%3), 1000 files per sub-folder
+// ("07/07123.csa"), with a worker per CPU. It returns the first error.
+func WriteGames(dir string, n int, game func(i int) *kifu.Record) error {
 	formats := []kifu.Format{kifu.FormatKIF, kifu.FormatCSA, kifu.FormatKI2}
 	exts := []string{"kif", "csa", "ki2"}
 	var wg sync.WaitGroup
@@ -53,9 +61,7 @@ func WriteCollection(tb testing.TB, dir string, n int, game func(i int) *kifu.Re
 	}
 	close(work)
 	wg.Wait()
-	if firstErr != nil {
-		tb.Fatal(firstErr)
-	}
+	return firstErr
 }
 
 // MemSampler records, while it runs, the peak of the Go heap in use and

@@ -1,7 +1,9 @@
 // Package modelrun runs the steps of "rpshogi model" on a training
 // database: fitting the learned move model on its games and storing it
-// (Fit), reading its model when it has one (ReadIfAny, Source) and writing
-// a model as Go source for the engine (WriteGo). The model itself is
+// (Fit, and PipelineStep with the command's defaults), reading its model
+// when it has one (ReadIfAny, Source), writing a model as Go source for
+// the engine (WriteGo, Gen) and the per-position scores of "model eval
+// --positions" (WritePositionScores). The model itself is
 // train/movemodel's.
 package modelrun
 
@@ -67,6 +69,22 @@ func Source(ctx context.Context, step, path string) ([]byte, *movemodel.Model, e
 		return nil, nil, err
 	}
 	return src, md, nil
+}
+
+// Desc describes the options of a fit in model_runs: the flags of
+// "model fit" as given.
+func Desc(iterations int, l2 float64, weights, without []string, maxGames int) string {
+	return fmt.Sprintf("iterations=%d l2=%g weights=%s without=%s max-games=%d", iterations, l2,
+		strings.Join(weights, ","), strings.Join(without, ","), maxGames)
+}
+
+// PipelineStep is the pipeline's model step: it fits the move model on
+// the games of the training database db with the defaults of "model fit"
+// and, unless out is "", writes it as Go source to out, printing what it
+// does to w.
+func PipelineStep(ctx context.Context, w io.Writer, db, out string) error {
+	return Fit(ctx, FitOptions{DB: db, Out: out, Fit: movemodel.FitOptions{L2: DefaultL2, Iterations: DefaultIterations},
+		Desc: Desc(DefaultIterations, DefaultL2, nil, nil, 0)}, w, w)
 }
 
 // FitOptions configures Fit.
@@ -153,8 +171,38 @@ func WriteGo(md *movemodel.Model, out string, w io.Writer) error {
 	return nil
 }
 
-// ParseWeights reads the values of "model fit --weight": SUBSTRING=W,
-// W >= 0, in order (the first match wins).
+// Gen writes the move model of the training database at path as Go
+// source to the file out ("model gen"), and says so on w.
+func Gen(ctx context.Context, path, out string, w io.Writer) error {
+	db, err := train.OpenReadOnly(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	md, err := movemodel.Read(ctx, db)
+	if err != nil {
+		return err
+	}
+	return WriteGo(md, out, w)
+}
+
+// WritePositionScores writes the per-position scores of "model eval
+// --positions" to the file at path as TSV (game, move, phase, loglik,
+// top1), whole or not at all.
+func WritePositionScores(path string, ps []movemodel.PositionScore) error {
+	var b strings.Builder
+	b.WriteString("game\tmove\tphase\tloglik\ttop1\n")
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%d\t%d\t%s\t%.17g\t%.17g\n", p.Game, p.Move, movemodel.PhaseNames[p.Phase], p.LogLik, p.Top1)
+	}
+	if err := atomicfile.Write(path, []byte(b.String())); err != nil {
+		return fmt.Errorf("model eval: %w", err)
+	}
+	return nil
+}
+
+// ParseWeights reads the values of "model fit --weight" (and "evalfit
+// --weight"): SUBSTRING=W, W >= 0, in order (the first match wins).
 func ParseWeights(ws []string) ([]movemodel.SourceWeight, error) {
 	var out []movemodel.SourceWeight
 	for _, w := range ws {

@@ -1,6 +1,8 @@
 package modelrun
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,5 +38,32 @@ func TestParseGroups(t *testing.T) {
 	}
 	if n := strings.Count(GroupList(), ",") + 1; n != int(fm.GroupNB) {
 		t.Errorf("GroupList %q: %d groups, want %d", GroupList(), n, fm.GroupNB)
+	}
+}
+
+func TestDesc(t *testing.T) {
+	if got, want := Desc(DefaultIterations, DefaultL2, nil, nil, 0), "iterations=100 l2=0.0001 weights= without= max-games=0"; got != want {
+		t.Errorf("defaults: %q, want %q", got, want)
+	}
+	if got, want := Desc(5, 0.5, []string{"a=1", "b=0"}, []string{"cra", "king"}, 9), "iterations=5 l2=0.5 weights=a=1,b=0 without=cra,king max-games=9"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// TestWritePositionScores writes a header and one exact line per
+// position.
+func TestWritePositionScores(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "positions.tsv")
+	ps := []movemodel.PositionScore{{Game: 0, Move: 1, Phase: 0, LogLik: -0.5, Top1: 1}, {Game: 3, Move: 90, Phase: 2, LogLik: -2.25, Top1: 0.5}}
+	if err := WritePositionScores(path, ps); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	want := "game\tmove\tphase\tloglik\ttop1\n0\t1\topening\t-0.5\t1\n3\t90\tendgame\t-2.25\t0.5\n"
+	if err != nil || string(b) != want {
+		t.Errorf("%q, %v; want %q", b, err, want)
+	}
+	if err := WritePositionScores(filepath.Join(t.TempDir(), "none", "p.tsv"), ps); err == nil || !strings.HasPrefix(err.Error(), "model eval: ") {
+		t.Errorf("into a missing folder: %v", err)
 	}
 }

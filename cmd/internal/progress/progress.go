@@ -121,3 +121,34 @@ func InputBar(w io.Writer, desc string, paths []string, allFiles bool) *progress
 	}
 	return Bar(w, desc, InputBytes(paths, exts), true)
 }
+
+// Spinner shows a spinner described by what on w until the returned
+// function is called, when on (progress bars are shown); else it does
+// nothing.
+func Spinner(on bool, w io.Writer, what string) (stop func()) {
+	if !on {
+		return func() {}
+	}
+	spin := progressbar.NewOptions(-1, progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what), progressbar.OptionSpinnerType(14), progressbar.OptionClearOnFinish())
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				spin.Add(1)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+		spin.Finish()
+	}
+}

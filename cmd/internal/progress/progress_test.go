@@ -118,3 +118,19 @@ func TestInputBar(t *testing.T) {
 		}
 	}
 }
+
+// TestSpinner: off, it writes nothing; on, it shows its description until
+// stopped, and stopping returns.
+func TestSpinner(t *testing.T) {
+	var b bytes.Buffer
+	Spinner(false, &b, "model fit")()
+	if b.Len() != 0 {
+		t.Errorf("a spinner that is off wrote %q", b.String())
+	}
+	stop := Spinner(true, &b, "model fit")
+	time.Sleep(250 * time.Millisecond)
+	stop()
+	if s := b.String(); !strings.Contains(s, "model fit") {
+		t.Errorf("spinner: %q", s)
+	}
+}

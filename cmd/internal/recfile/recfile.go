@@ -1,5 +1,7 @@
 // Package recfile reads the game records of one file for the rpshogi
-// commands that work on a file's games (convert, show, cra --search).
+// commands that work on a file's games (convert, show, cra --search),
+// and writes them as those commands do: in another format (Convert, with
+// Shift_JIS output) and as a summary (Show).
 package recfile
 
 import (

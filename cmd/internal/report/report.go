@@ -288,3 +288,14 @@ func Write(dir string, d *Data) (string, error) {
 	}
 	return path, nil
 }
+
+// BuildTo builds the report of opts (Build) and writes it into dir
+// (Write), returning the page's path: "rpshogi report", and the
+// pipeline's report, measured in-sample on the training inputs.
+func BuildTo(ctx context.Context, opts Options, dir string) (string, error) {
+	d, err := Build(ctx, opts)
+	if err != nil {
+		return "", err
+	}
+	return Write(dir, d)
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,12 +65,11 @@ func testPage(t *testing.T) string {
 		if pageErr = os.WriteFile(filepath.Join(match, "match.json"), []byte(testMatch), 0o644); pageErr != nil {
 			return
 		}
-		d, err := Build(ctx, Options{DB: db, Match: []string{match}, Ingest: iopts})
-		if err != nil {
-			pageErr = err
-			return
+		var page string
+		page, pageErr = BuildTo(ctx, Options{DB: db, Match: []string{match}, Ingest: iopts}, filepath.Join(pageDir, "report"))
+		if pageErr == nil && page != filepath.Join(pageDir, "report", File) {
+			pageErr = fmt.Errorf("BuildTo wrote %s, want %s", page, filepath.Join(pageDir, "report", File))
 		}
-		_, pageErr = Write(filepath.Join(pageDir, "report"), d)
 	})
 	if pageErr != nil {
 		t.Fatal(pageErr)
