@@ -3,6 +3,8 @@ package kifu
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -51,12 +53,68 @@ func sameJKF(a, b *Branch, ply int, p *Position) error {
 	return nil
 }
 
-// TestJKFRoundTripCorpus writes every record of the corpus as JKF and
-// reads it back: the same header (in order), start position, start
-// comments and lines of play (sameJKF).
+// TestJKFRoundTripCorpus writes every record of the corpus
+// (../shared/data/kifu, and every record of ../shared/data/kifu-more that
+// this package reads) as JKF and reads it back: the same header (in
+// order), start position, start comments and lines of play (sameJKF).
 func TestJKFRoundTripCorpus(t *testing.T) {
-	paths, recs := loadCorpus(t)
-	failed, variations := 0, 0
+	t.Run("kifu", func(t *testing.T) {
+		paths, recs := loadCorpus(t)
+		variations := checkJKFRoundTrip(t, paths, recs)
+		if len(recs) < 100 || variations == 0 {
+			t.Errorf("%d records, %d variations: the corpus should have more", len(recs), variations)
+		}
+	})
+	t.Run("kifu-more", func(t *testing.T) {
+		dir := moreDir(t)
+		var paths []string
+		var recs []*Record
+		files, unread := 0, 0
+		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			if rel = filepath.ToSlash(rel); rel == "MANIFEST.tsv" || rel == "SOURCES.md" {
+				return nil
+			}
+			files++
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			text, _, err := DecodeText(rel, b)
+			if err != nil {
+				unread++
+				return nil
+			}
+			rs, err := ParseText(DetectFormat(rel, text), rel, text)
+			if err != nil || len(rs) == 0 {
+				unread++ // rejected with its reason: TestCorpusMore
+				return nil
+			}
+			for _, r := range rs {
+				paths, recs = append(paths, rel), append(recs, r)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkJKFRoundTrip(t, paths, recs)
+		// TestCorpusMore: 1,114 of the 1,122 files read, 8 rejected.
+		if files < 1100 || len(recs) < 1100 {
+			t.Errorf("%d files, %d records read (%d not): kifu-more should give more", files, len(recs), unread)
+		}
+		t.Logf("kifu-more: %d files, %d not read (TestCorpusMore says why)", files, unread)
+	})
+}
+
+// checkJKFRoundTrip writes each record as JKF, reads it back and compares
+// (sameJKF); it returns the number of variations seen.
+func checkJKFRoundTrip(t *testing.T, paths []string, recs []*Record) (variations int) {
+	t.Helper()
+	failed := 0
 	for i, r := range recs {
 		var b bytes.Buffer
 		if err := WriteJKF(&b, r); err != nil {
@@ -92,8 +150,6 @@ func TestJKFRoundTripCorpus(t *testing.T) {
 			t.Fatal("too many failures")
 		}
 	}
-	if len(recs) < 100 || variations == 0 {
-		t.Errorf("%d records, %d variations: the corpus should have more", len(recs), variations)
-	}
 	t.Logf("%d records (%d variations) written as JKF and read back", len(recs), variations)
+	return variations
 }
