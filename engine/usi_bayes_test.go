@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -110,4 +111,123 @@ func stripTime(lines []string) []string {
 		r = append(r, timeFields.ReplaceAllString(l, ""))
 	}
 	return r
+}
+
+// longBayes are options under which the Bayesian search runs for
+// seconds without a clock: 16 simulations of 3 plies a leaf, and the
+// principal variation must reach 16 plies beyond a play depth of 8. On
+// benchPositions[0], on the loaded 2-core machine of its writing, it
+// ended on its own after 18 s in depth mode (11 s of CPU) and was still
+// searching after 40 s in realization mode.
+func longBayes(mode string) []string {
+	return []string{"setoption name USI_Hash value 16", "setoption name SearchMode value " + mode,
+		"setoption name Bayes value qss", "setoption name BayesSimnum value 16", "setoption name BayesPVth value 16",
+		"setoption name BayesSimDepth value 3", "setoption name BayesPlayDepth value 8", "isready"}
+}
+
+// TestUSIBayesClock: the Bayesian search obeys the clock through the USI
+// loop, in both modes: under "go byoyomi 300" the bestmove comes within
+// 3× the byoyomi, and under "go btime/wtime" with 2 s left (no byoyomi)
+// within those 2 s; both moves are legal. The margins are generous on
+// purpose (a shared, loaded machine): this checks that the clock is
+// obeyed, not how closely. It fails (no bestmove within 30 s) when
+// neither the tree's loop (stopped) nor its simulations read the clock;
+// either one alone keeps it.
+func TestUSIBayesClock(t *testing.T) {
+	for _, mode := range []string{"realization", "depth"} {
+		for _, tc := range []struct {
+			goCmd string
+			limit time.Duration
+		}{
+			{"go btime 0 wtime 0 byoyomi 300", 900 * time.Millisecond},
+			{"go btime 2000 wtime 2000", 2 * time.Second},
+		} {
+			p := startLoop(t, DefaultConfig())
+			p.send(longBayes(mode)...)
+			p.expect("readyok", 30*time.Second)
+			pos := "position sfen " + benchPositions[0].sfen
+			start := time.Now()
+			p.send(pos, tc.goCmd)
+			m, l := p.bayesMove(30 * time.Second)
+			el := time.Since(start)
+			if el > tc.limit {
+				t.Errorf("%s, %s: bestmove after %v, want at most %v", mode, tc.goCmd, el, tc.limit)
+			}
+			legalIn(t, pos, m)
+			if m == "resign" || m == "win" {
+				t.Errorf("%s, %s: bestmove %s in an opening", mode, tc.goCmd, m)
+			}
+			t.Logf("%s, %s: %s after %v (%s)", mode, tc.goCmd, m, el.Round(time.Millisecond), l)
+		}
+	}
+}
+
+// TestUSIBayesStop: "stop" during a Bayesian search of a byoyomi of a
+// minute answers promptly (within 2 s, generous for a loaded machine)
+// with a legal move, in both modes; the search was still running when
+// stop came (no bestmove before it). It fails (no bestmove within 30 s)
+// when neither the tree's loop nor its simulations see the stop.
+func TestUSIBayesStop(t *testing.T) {
+	for _, mode := range []string{"realization", "depth"} {
+		p := startLoop(t, DefaultConfig())
+		p.send(longBayes(mode)...)
+		p.expect("readyok", 30*time.Second)
+		pos := "position sfen " + benchPositions[0].sfen
+		p.send(pos, "go btime 0 wtime 0 byoyomi 60000")
+		// No bestmove for 300 ms: the search is under way.
+		deadline := time.After(300 * time.Millisecond)
+	wait:
+		for {
+			select {
+			case l, ok := <-p.lines:
+				if !ok {
+					t.Fatal("engine closed its output")
+				}
+				if strings.HasPrefix(l, "bestmove") {
+					t.Fatalf("%s: %q before stop: the search was not long enough to test stop", mode, l)
+				}
+			case <-deadline:
+				break wait
+			}
+		}
+		start := time.Now()
+		p.send("stop")
+		m, _ := p.bayesMove(30 * time.Second)
+		if el := time.Since(start); el > 2*time.Second {
+			t.Errorf("%s: bestmove %v after stop, want at most 2s", mode, el)
+		} else {
+			t.Logf("%s: bestmove %s %v after stop", mode, m, el.Round(time.Millisecond))
+		}
+		legalIn(t, pos, m)
+		if m == "resign" {
+			t.Errorf("%s: resigned an opening", mode)
+		}
+	}
+}
+
+// bayesMove reads up to the next bestmove, which must come within
+// timeout and after the Bayesian search's "info string bayes" line, and
+// returns its move and that line.
+func (p *usiProc) bayesMove(timeout time.Duration) (move, bayes string) {
+	p.t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				p.t.Fatal("engine closed its output waiting for bestmove")
+			}
+			switch f := strings.Fields(l); {
+			case strings.HasPrefix(l, "info string bayes "):
+				bayes = l
+			case len(f) >= 2 && f[0] == "bestmove":
+				if bayes == "" {
+					p.t.Errorf("%s without the Bayesian search's info string", l)
+				}
+				return f[1], bayes
+			}
+		case <-deadline:
+			p.t.Fatalf("no bestmove within %v", timeout)
+		}
+	}
 }
