@@ -105,34 +105,50 @@ func benchSearch(b *testing.B, sfen string, mode Mode, eager, usi bool, cheap in
 }
 
 // BenchmarkSearchThreads searches each position for 500 ms from an empty
-// table with 1 and with 2 threads (lazy SMP) and reports the nodes of all
-// threads per second of the wall clock and per CPU second.
+// table with 1 and with 2 threads (lazy SMP), with the category table and
+// with the move model (the USI default), and reports the nodes of all
+// threads per second of the wall clock and per CPU second, and the main
+// thread's share of them ("main-nodes/s": what a helper costs the thread
+// whose result is played).
 func BenchmarkSearchThreads(b *testing.B) {
-	for _, threads := range []int{1, 2} {
-		for _, bp := range benchPositions {
-			b.Run(fmt.Sprintf("threads=%d/%s", threads, bp.name), func(b *testing.B) {
-				pos, err := kifu.ParseSFEN(bp.sfen)
-				if err != nil {
-					b.Fatal(err)
-				}
-				s := newTestSearcher()
-				s.Threads = threads
-				var nodes uint64
-				cpu0, cpuOK := processCPU()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					s.NewGame()
-					res := s.Search(pos, Limits{Soft: 500 * time.Millisecond, Hard: 500 * time.Millisecond}, nil)
-					if ok, why := pos.IsLegal(res.Move); !ok {
-						b.Fatalf("best move %s is illegal: %v", res.Move, why)
-					}
-					nodes += res.Nodes
-				}
-				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-				if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {
-					b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
-				}
-			})
+	for _, coster := range []string{"category", "model"} {
+		for _, threads := range []int{1, 2} {
+			for _, bp := range benchPositions {
+				b.Run(fmt.Sprintf("%s/threads=%d/%s", coster, threads, bp.name), func(b *testing.B) {
+					benchSearchThreads(b, coster, threads, bp.sfen)
+				})
+			}
 		}
+	}
+}
+
+func benchSearchThreads(b *testing.B, coster string, threads int, sfen string) {
+	pos, err := kifu.ParseSFEN(sfen)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := newTestSearcher()
+	if coster == "model" {
+		s.Coster = NewModelCoster(nil)
+	}
+	s.Threads = threads
+	var nodes, main uint64
+	cpu0, cpuOK := processCPU()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.NewGame()
+		var last Info
+		res := s.Search(pos, Limits{Soft: 500 * time.Millisecond, Hard: 500 * time.Millisecond}, func(i Info) { last = i })
+		if ok, why := pos.IsLegal(res.Move); !ok {
+			b.Fatalf("best move %s is illegal: %v", res.Move, why)
+		}
+		nodes += res.Nodes
+		main += last.Nodes // the main thread's nodes at its last report
+	}
+	s.Wait()
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(main)/b.Elapsed().Seconds(), "main-nodes/s")
+	if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {
+		b.ReportMetric(float64(nodes)/(cpu1-cpu0).Seconds(), "nodes/cpu-s")
 	}
 }

@@ -67,6 +67,18 @@ func NewModelCoster(w []float32) *ModelCoster {
 	return c
 }
 
+// clone returns a coster that prices as c does, for another thread: the
+// same weights, book and shaping, and the same identity (costerSalt), so
+// that the costs one thread keeps in the shared transposition table are
+// the other's too. Only the extractor's scratch state is its own.
+func (c *ModelCoster) clone() *ModelCoster {
+	d := &ModelCoster{MinProb: c.MinProb, MinCost: c.MinCost, Caps: c.Caps, w: c.w, id: c.id, book: c.book}
+	if c.book.Keys != nil {
+		d.x.SetBook(&d.book)
+	}
+	return d
+}
+
 // Costs implements Coster.
 func (c *ModelCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) {
 	c.x.Reset(pos, prev)

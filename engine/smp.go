@@ -132,9 +132,7 @@ func cloneCoster(c Coster) (Coster, bool) {
 		d := *c
 		return &d, true
 	case *ModelCoster:
-		d := NewModelCoster(c.w)
-		d.MinProb, d.MinCost = c.MinProb, c.MinCost
-		return d, true
+		return c.clone(), true
 	case interface{ Clone() Coster }:
 		return c.Clone(), true
 	}

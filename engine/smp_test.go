@@ -178,3 +178,44 @@ func TestHelperSettings(t *testing.T) {
 		t.Errorf("helper settings %+v, main %+v", got, want)
 	}
 }
+
+// TestCloneModelCoster checks that a helper thread's move-model coster
+// prices as the main thread's: the same costs, the compiled model's book
+// included (it fires in the opening positions below), and the same
+// identity in the cost tags, so that the costs one thread keeps in the
+// shared table are the other's. (The clone once had no book and its own
+// identity: helpers priced with another model and could not use the main
+// thread's costs.)
+func TestCloneModelCoster(t *testing.T) {
+	c := NewModelCoster(nil)
+	d, ok := cloneCoster(c)
+	if !ok {
+		t.Fatal("the model coster cannot be cloned")
+	}
+	if costerSalt(d) != costerSalt(c) {
+		t.Errorf("the clone's salt %x, the coster's %x", costerSalt(d), costerSalt(c))
+	}
+	sfens := []string{
+		"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+		"lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3",
+	}
+	for _, bp := range benchPositions {
+		sfens = append(sfens, bp.sfen)
+	}
+	var a, b [kifu.MaxMoves]int32
+	for _, sf := range sfens {
+		pos, err := kifu.ParseSFEN(sf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves := pos.LegalMoves()
+		c.Costs(pos, kifu.MoveNone, moves, a[:len(moves)])
+		d.Costs(pos, kifu.MoveNone, moves, b[:len(moves)])
+		for i, m := range moves {
+			if a[i] != b[i] {
+				t.Errorf("%s: %s costs %d, %d with the clone", sf, m.USI(), a[i], b[i])
+				break
+			}
+		}
+	}
+}
