@@ -66,7 +66,7 @@ func newTacticsRunCmd(ios *iostreams) *cobra.Command {
 		Short: "Solve problem sets with several engine settings; solved counts, time used, McNemar's test",
 		Long: `run searches each problem of the sets (--set G,M,A) with each --setting
 (USI options on top of the --option ones), one engine process per worker,
-hash cleared per problem, bounded by --nodes or --movetime. Time used is
+hash cleared per problem, bounded by --nodes, --movetime or --depth. Time used is
 the time of the first report after which the PV's first move stayed the
 solution (the whole search when unsolved). Outcomes are appended to --log
 (a stopped run resumes); the table compares each setting with the first
@@ -83,8 +83,8 @@ solution (the whole search when unsolved). Outcomes are appended to --log
 				o.Settings = append(o.Settings, st)
 			}
 			cst, err := tactics.ParseSetting("common:" + strings.Join(common, ","))
-			if err != nil || len(o.Settings) == 0 || o.Engine.Path == "" || o.Log == "" || o.Nodes <= 0 && o.MoveTime <= 0 {
-				return usageErrorf("tactics run needs --engine, --log, a --setting, --nodes or --movetime, and OPT=VAL options")
+			if err != nil || len(o.Settings) == 0 || o.Engine.Path == "" || o.Log == "" || o.Nodes <= 0 && o.MoveTime <= 0 && o.Depth <= 0 {
+				return usageErrorf("tactics run needs --engine, --log, a --setting, --nodes, --movetime or --depth, and OPT=VAL options")
 			}
 			o.Engine.Options, o.Progress = cst.Options, ios.ErrOut
 			if sets != "" {
@@ -110,6 +110,7 @@ solution (the whole search when unsolved). Outcomes are appended to --log
 	f.StringVar(&sets, "set", "", "sets to run, comma-separated (default all)")
 	f.Int64Var(&o.Nodes, "nodes", 0, "nodes per problem")
 	f.IntVar(&o.MoveTime, "movetime", 0, "milliseconds per problem")
+	f.IntVar(&o.Depth, "depth", 0, "nominal depth per problem (go depth: plies in depth mode, budget depth·HalfCost in the realization mode)")
 	f.IntVar(&o.Workers, "workers", o.Workers, "problems searched in parallel")
 	return cmd
 }

@@ -14,6 +14,7 @@ func TestTacticsUsage(t *testing.T) {
 		{"tactics", "run", "p.tsv", "--log", "l.tsv", "--nodes", "10"},
 		{"tactics", "run", "p.tsv", "--engine", "e", "--log", "l.tsv", "--nodes", "10", "--setting", "bad:Opt"},
 		{"tactics", "run", "p.tsv", "--engine", "e", "--log", "l.tsv", "--setting", "off:ThreatStacks=off"},
+		{"tactics", "run", "p.tsv", "--engine", "e", "--log", "l.tsv", "--depth", "-1", "--setting", "off:ThreatStacks=off"},
 	} {
 		if code, _, stderr := runCmd(args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want usage (%s)", args, code, stderr)

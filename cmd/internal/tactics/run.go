@@ -50,9 +50,11 @@ type RunOptions struct {
 	Settings []Setting
 	// Sets selects problems by set ("G", "M", "A"); empty: all.
 	Sets []string
-	// Nodes or MoveTime (ms) bound each search.
+	// Nodes, MoveTime (ms) or Depth (the nominal depth, go depth) bound
+	// each search; any of them may be combined.
 	Nodes    int64
 	MoveTime int
+	Depth    int
 	Workers  int
 	// Log is the resumable file of outcomes, one line per problem and
 	// setting.
@@ -129,13 +131,7 @@ func ReadOutcomes(name string) ([]Outcome, error) {
 // solve searches one problem.
 func solve(e *Engine, p *Problem, opts *RunOptions) (Outcome, error) {
 	o := Outcome{ID: p.ID, Set: p.Set, Class: p.Class, Level: p.Level}
-	goCmd := "go nodes " + strconv.FormatInt(opts.Nodes, 10)
-	if opts.MoveTime > 0 {
-		goCmd = "go movetime " + strconv.Itoa(opts.MoveTime)
-		if opts.Nodes > 0 {
-			goCmd += " nodes " + strconv.FormatInt(opts.Nodes, 10)
-		}
-	}
+	goCmd := goCommand(opts)
 	for _, l := range []string{"usinewgame", "position " + p.USIPosition()} {
 		if err := e.Send(l); err != nil {
 			return o, err
@@ -175,6 +171,21 @@ func solve(e *Engine, p *Problem, opts *RunOptions) (Outcome, error) {
 		o.TimeUsed = since
 	}
 	return o, nil
+}
+
+// goCommand is the go command of every search: its bounds in a fixed order.
+func goCommand(opts *RunOptions) string {
+	c := "go"
+	if opts.MoveTime > 0 {
+		c += " movetime " + strconv.Itoa(opts.MoveTime)
+	}
+	if opts.Depth > 0 {
+		c += " depth " + strconv.Itoa(opts.Depth)
+	}
+	if opts.Nodes > 0 {
+		c += " nodes " + strconv.FormatInt(opts.Nodes, 10)
+	}
+	return c
 }
 
 // Run searches the problems with each setting, appending each outcome to

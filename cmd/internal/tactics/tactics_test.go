@@ -177,3 +177,23 @@ func TestAssembleTuningSet(t *testing.T) {
 		}
 	}
 }
+
+// TestGoCommand: every bound of a run reaches the engine, in one go
+// command, the nominal depth (--depth) included.
+func TestGoCommand(t *testing.T) {
+	for _, c := range []struct {
+		opts RunOptions
+		want string
+	}{
+		{RunOptions{Nodes: 50000}, "go nodes 50000"},
+		{RunOptions{MoveTime: 1000}, "go movetime 1000"},
+		{RunOptions{MoveTime: 1000, Nodes: 7}, "go movetime 1000 nodes 7"},
+		{RunOptions{Depth: 2}, "go depth 2"},
+		{RunOptions{Depth: 3, Nodes: 2000000}, "go depth 3 nodes 2000000"},
+		{RunOptions{MoveTime: 500, Depth: 4, Nodes: 9}, "go movetime 500 depth 4 nodes 9"},
+	} {
+		if got := goCommand(&c.opts); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.opts, got, c.want)
+		}
+	}
+}
