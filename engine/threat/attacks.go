@@ -6,14 +6,22 @@ import "github.com/rpshogi/rpshogi/kifu"
 // analysed, the piece groups and lines the attacker searches use, and the
 // sliders a piece uncovers when it leaves a line (xray).
 
-// attackMap returns the squares c's pieces attack with occupancy a.occ.
+// attackMap returns the squares c's pieces attack with occupancy a.occ
+// and keeps those two or more of them attack in a.att2[c], three or more
+// in a.att3[c] (a pawn attacks the square ahead alone: the pawns start
+// the count at one).
 func (a *Analyzer) attackMap(c kifu.Color) kifu.Bitboard {
 	m := kifu.PawnsAttacks(c, a.pos.PiecesOf(c, kifu.Pawn))
+	var m2, m3 kifu.Bitboard
 	for p := a.pos.Pieces(c).AndNot(a.pos.TypeBB(kifu.Pawn)); p.Any(); {
 		s := p.Pop()
-		a.pieceAtt[s] = kifu.Attacks(a.pos.PieceAt(s), s, a.occ)
-		m = m.Or(a.pieceAtt[s])
+		at := kifu.Attacks(a.pos.PieceAt(s), s, a.occ)
+		a.pieceAtt[s] = at
+		m3 = m3.Or(m2.And(at))
+		m2 = m2.Or(m.And(at))
+		m = m.Or(at)
 	}
+	a.att2[c], a.att3[c] = m2, m3
 	return m
 }
 

@@ -194,6 +194,9 @@ type Analyzer struct {
 	// a square no piece of c attacks needs no attacker search, and most
 	// pieces and king squares are not attacked.
 	att [2]kifu.Bitboard
+	// att2 and att3 hold the squares two or more, three or more pieces
+	// of each side attack (the king threats count attackers).
+	att2, att3 [2]kifu.Bitboard
 	// attOK: att holds both maps of the position (Analyze), and
 	// pieceAtt the attacks of each piece but the pawns.
 	attOK    bool
