@@ -9,17 +9,53 @@ import "github.com/rpshogi/rpshogi/kifu"
 // attackMap returns the squares c's pieces attack with occupancy a.occ
 // and keeps those two or more of them attack in a.att2[c], three or more
 // in a.att3[c] (a pawn attacks the square ahead alone: the pawns start
-// the count at one).
+// the count at one), and each piece's attacks but the pawns' in
+// a.pieceAtt. It takes the pieces by kind of move.
 func (a *Analyzer) attackMap(c kifu.Color) kifu.Bitboard {
-	m := kifu.PawnsAttacks(c, a.pos.PiecesOf(c, kifu.Pawn))
+	p := a.pos
+	own := p.Pieces(c)
+	m := kifu.PawnsAttacks(c, p.PiecesOf(c, kifu.Pawn))
 	var m2, m3 kifu.Bitboard
-	for p := a.pos.Pieces(c).AndNot(a.pos.TypeBB(kifu.Pawn)); p.Any(); {
-		s := p.Pop()
-		at := kifu.Attacks(a.pos.PieceAt(s), s, a.occ)
+	add := func(s kifu.Square, at kifu.Bitboard) {
 		a.pieceAtt[s] = at
 		m3 = m3.Or(m2.And(at))
 		m2 = m2.Or(m.And(at))
 		m = m.Or(at)
+	}
+	for b := own.And(p.TypeBB(kifu.Knight)); b.Any(); {
+		s := b.Pop()
+		add(s, kifu.KnightAttacks(c, s))
+	}
+	for b := own.And(p.TypeBB(kifu.Silver)); b.Any(); {
+		s := b.Pop()
+		add(s, kifu.SilverAttacks(c, s))
+	}
+	for b := own.And(a.golds).AndNot(a.silvers); b.Any(); { // gold-like, not horse, dragon or king
+		s := b.Pop()
+		add(s, kifu.GoldAttacks(c, s))
+	}
+	if k := p.KingSquare(c); k != kifu.NoSquare {
+		add(k, kifu.KingAttacks(k))
+	}
+	for b := own.And(a.lances[c]); b.Any(); {
+		s := b.Pop()
+		add(s, kifu.LanceAttacks(c, s, a.occ))
+	}
+	for b := own.And(a.diag); b.Any(); {
+		s := b.Pop()
+		at := kifu.BishopAttacks(s, a.occ)
+		if p.PieceAt(s).Type() == kifu.Horse {
+			at = at.Or(kifu.KingAttacks(s))
+		}
+		add(s, at)
+	}
+	for b := own.And(a.orth); b.Any(); {
+		s := b.Pop()
+		at := kifu.RookAttacks(s, a.occ)
+		if p.PieceAt(s).Type() == kifu.Dragon {
+			at = at.Or(kifu.KingAttacks(s))
+		}
+		add(s, at)
 	}
 	a.att2[c], a.att3[c] = m2, m3
 	return m

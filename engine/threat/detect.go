@@ -42,13 +42,18 @@ func (a *Analyzer) material(c kifu.Color, out *Set, victims kifu.Bitboard) {
 func (a *Analyzer) promotion(c kifu.Color, out *Set, pieces kifu.Bitboard) {
 	o := c.Opp()
 	zone := kifu.PromotionZone(c)
-	pinned := a.pos.Pinned(c)
 	own := a.pos.Pieces(c)
+	var pinned kifu.Bitboard
+	pinnedOK := false
 	for _, pt := range [...]kifu.PieceType{kifu.Rook, kifu.Bishop, kifu.Pawn} {
-		p := a.pos.PiecesOf(c, pt).AndNot(pinned).And(pieces)
+		p := a.pos.PiecesOf(c, pt).And(pieces)
 		if pt == kifu.Pawn {
 			p = p.And(pawnNearZone[c]) // the others have no square in the zone
 		}
+		if p.Any() && !pinnedOK {
+			pinned, pinnedOK = a.pos.Pinned(c), true
+		}
+		p = p.AndNot(pinned)
 		for p.Any() {
 			from := p.Pop()
 			var targets kifu.Bitboard
