@@ -85,7 +85,7 @@ var beyond = func() (b [kifu.SquareNB][kifu.SquareNB]kifu.Bitboard) {
 }()
 
 // setup readies the analyzer for pos: the piece groups the attacker
-// searches use.
+// searches use, and those of each side that move by steps.
 func (a *Analyzer) setup(pos *kifu.Position) {
 	a.pos, a.occ = pos, pos.Occupied()
 	a.attOK = false
@@ -96,21 +96,21 @@ func (a *Analyzer) setup(pos *kifu.Position) {
 	a.diag = bt(kifu.Bishop).Or(bt(kifu.Horse))
 	a.orth = bt(kifu.Rook).Or(bt(kifu.Dragon))
 	a.lances = [2]kifu.Bitboard{pos.PiecesOf(kifu.Black, kifu.Lance), pos.PiecesOf(kifu.White, kifu.Lance)}
+	for c := kifu.Black; c <= kifu.White; c++ {
+		own := pos.Pieces(c)
+		a.steps[c] = [4]kifu.Bitboard{bt(kifu.Pawn).And(own), bt(kifu.Knight).And(own), a.silvers.And(own), a.golds.And(own)}
+	}
 }
 
 // attackers returns the pieces of both sides in occ that attack sq with
 // occupancy occ (kifu.Position.AttackersTo of both colours, at once).
 func (a *Analyzer) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
-	p := a.pos
-	var bb kifu.Bitboard
-	for c := kifu.Black; c <= kifu.White; c++ {
-		o := c.Opp() // attacks "from sq" as if a piece of the other colour stood there
-		bb = bb.Or(kifu.PawnAttacks(o, sq).And(p.TypeBB(kifu.Pawn)).
-			Or(kifu.KnightAttacks(o, sq).And(p.TypeBB(kifu.Knight))).
-			Or(kifu.SilverAttacks(o, sq).And(a.silvers)).
-			Or(kifu.GoldAttacks(o, sq).And(a.golds)).
-			And(p.Pieces(c)))
-	}
+	// Attacks "from sq" as if a piece of the other colour stood there.
+	b, w := &a.steps[kifu.Black], &a.steps[kifu.White]
+	bb := kifu.PawnAttacks(kifu.White, sq).And(b[0]).Or(kifu.PawnAttacks(kifu.Black, sq).And(w[0])).
+		Or(kifu.KnightAttacks(kifu.White, sq).And(b[1])).Or(kifu.KnightAttacks(kifu.Black, sq).And(w[1])).
+		Or(kifu.SilverAttacks(kifu.White, sq).And(b[2])).Or(kifu.SilverAttacks(kifu.Black, sq).And(w[2])).
+		Or(kifu.GoldAttacks(kifu.White, sq).And(b[3])).Or(kifu.GoldAttacks(kifu.Black, sq).And(w[3]))
 	// The line searches only when a slider stands on one of sq's lines.
 	if rookReach[sq].And(a.orth.Or(a.lances[0]).Or(a.lances[1])).Any() {
 		var r kifu.Bitboard

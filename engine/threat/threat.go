@@ -208,6 +208,9 @@ type Analyzer struct {
 	// dragon, king); diag and orth are the sliders; lances by colour.
 	golds, silvers, diag, orth kifu.Bitboard
 	lances                     [2]kifu.Bitboard
+	// steps holds each side's pawns, knights, silvers and golds (with
+	// the pieces that also move like them).
+	steps [2][4]kifu.Bitboard
 }
 
 // Holds reports whether pos holds the threat t (the threat with t's ID,
