@@ -117,8 +117,9 @@ func (s *Searcher) ThreatStats() ThreatStats {
 }
 
 // threatCacheBits sizes the cache of analysed positions (2^bits
-// entries of 338 bytes).
-var threatCacheBits = 13
+// entries of 132 bytes, 8.6 MB): in the bench searches 2^16 entries
+// miss 10% fewer positions than 2^13, and more than 2^16 only 2% fewer.
+var threatCacheBits = 16
 
 // threat returns the threat state, made and configured.
 func (s *Searcher) threat() *threatSearch {

@@ -6,14 +6,58 @@ import "github.com/rpshogi/rpshogi/kifu"
 // analysed, the piece groups and lines the attacker searches use, and the
 // sliders a piece uncovers when it leaves a line (xray).
 
-// attackMap returns the squares c's pieces attack with occupancy a.occ.
+// attackMap returns the squares c's pieces attack with occupancy a.occ
+// and keeps those two or more of them attack in a.att2[c], three or more
+// in a.att3[c] (a pawn attacks the square ahead alone: the pawns start
+// the count at one), and each piece's attacks but the pawns' in
+// a.pieceAtt. It takes the pieces by kind of move.
 func (a *Analyzer) attackMap(c kifu.Color) kifu.Bitboard {
-	m := kifu.PawnsAttacks(c, a.pos.PiecesOf(c, kifu.Pawn))
-	for p := a.pos.Pieces(c).AndNot(a.pos.TypeBB(kifu.Pawn)); p.Any(); {
-		s := p.Pop()
-		a.pieceAtt[s] = kifu.Attacks(a.pos.PieceAt(s), s, a.occ)
-		m = m.Or(a.pieceAtt[s])
+	p := a.pos
+	own := p.Pieces(c)
+	m := kifu.PawnsAttacks(c, p.PiecesOf(c, kifu.Pawn))
+	var m2, m3 kifu.Bitboard
+	add := func(s kifu.Square, at kifu.Bitboard) {
+		a.pieceAtt[s] = at
+		m3 = m3.Or(m2.And(at))
+		m2 = m2.Or(m.And(at))
+		m = m.Or(at)
 	}
+	for b := own.And(p.TypeBB(kifu.Knight)); b.Any(); {
+		s := b.Pop()
+		add(s, kifu.KnightAttacks(c, s))
+	}
+	for b := own.And(p.TypeBB(kifu.Silver)); b.Any(); {
+		s := b.Pop()
+		add(s, kifu.SilverAttacks(c, s))
+	}
+	for b := own.And(a.golds).AndNot(a.silvers); b.Any(); { // gold-like, not horse, dragon or king
+		s := b.Pop()
+		add(s, kifu.GoldAttacks(c, s))
+	}
+	if k := p.KingSquare(c); k != kifu.NoSquare {
+		add(k, kifu.KingAttacks(k))
+	}
+	for b := own.And(a.lances[c]); b.Any(); {
+		s := b.Pop()
+		add(s, kifu.LanceAttacks(c, s, a.occ))
+	}
+	for b := own.And(a.diag); b.Any(); {
+		s := b.Pop()
+		at := kifu.BishopAttacks(s, a.occ)
+		if p.PieceAt(s).Type() == kifu.Horse {
+			at = at.Or(kifu.KingAttacks(s))
+		}
+		add(s, at)
+	}
+	for b := own.And(a.orth); b.Any(); {
+		s := b.Pop()
+		at := kifu.RookAttacks(s, a.occ)
+		if p.PieceAt(s).Type() == kifu.Dragon {
+			at = at.Or(kifu.KingAttacks(s))
+		}
+		add(s, at)
+	}
+	a.att2[c], a.att3[c] = m2, m3
 	return m
 }
 
@@ -41,7 +85,7 @@ var beyond = func() (b [kifu.SquareNB][kifu.SquareNB]kifu.Bitboard) {
 }()
 
 // setup readies the analyzer for pos: the piece groups the attacker
-// searches use.
+// searches use, and those of each side that move by steps.
 func (a *Analyzer) setup(pos *kifu.Position) {
 	a.pos, a.occ = pos, pos.Occupied()
 	a.attOK = false
@@ -52,21 +96,21 @@ func (a *Analyzer) setup(pos *kifu.Position) {
 	a.diag = bt(kifu.Bishop).Or(bt(kifu.Horse))
 	a.orth = bt(kifu.Rook).Or(bt(kifu.Dragon))
 	a.lances = [2]kifu.Bitboard{pos.PiecesOf(kifu.Black, kifu.Lance), pos.PiecesOf(kifu.White, kifu.Lance)}
+	for c := kifu.Black; c <= kifu.White; c++ {
+		own := pos.Pieces(c)
+		a.steps[c] = [4]kifu.Bitboard{bt(kifu.Pawn).And(own), bt(kifu.Knight).And(own), a.silvers.And(own), a.golds.And(own)}
+	}
 }
 
 // attackers returns the pieces of both sides in occ that attack sq with
 // occupancy occ (kifu.Position.AttackersTo of both colours, at once).
 func (a *Analyzer) attackers(sq kifu.Square, occ kifu.Bitboard) kifu.Bitboard {
-	p := a.pos
-	var bb kifu.Bitboard
-	for c := kifu.Black; c <= kifu.White; c++ {
-		o := c.Opp() // attacks "from sq" as if a piece of the other colour stood there
-		bb = bb.Or(kifu.PawnAttacks(o, sq).And(p.TypeBB(kifu.Pawn)).
-			Or(kifu.KnightAttacks(o, sq).And(p.TypeBB(kifu.Knight))).
-			Or(kifu.SilverAttacks(o, sq).And(a.silvers)).
-			Or(kifu.GoldAttacks(o, sq).And(a.golds)).
-			And(p.Pieces(c)))
-	}
+	// Attacks "from sq" as if a piece of the other colour stood there.
+	b, w := &a.steps[kifu.Black], &a.steps[kifu.White]
+	bb := kifu.PawnAttacks(kifu.White, sq).And(b[0]).Or(kifu.PawnAttacks(kifu.Black, sq).And(w[0])).
+		Or(kifu.KnightAttacks(kifu.White, sq).And(b[1])).Or(kifu.KnightAttacks(kifu.Black, sq).And(w[1])).
+		Or(kifu.SilverAttacks(kifu.White, sq).And(b[2])).Or(kifu.SilverAttacks(kifu.Black, sq).And(w[2])).
+		Or(kifu.GoldAttacks(kifu.White, sq).And(b[3])).Or(kifu.GoldAttacks(kifu.Black, sq).And(w[3]))
 	// The line searches only when a slider stands on one of sq's lines.
 	if rookReach[sq].And(a.orth.Or(a.lances[0]).Or(a.lances[1])).Any() {
 		var r kifu.Bitboard

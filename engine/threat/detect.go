@@ -42,13 +42,18 @@ func (a *Analyzer) material(c kifu.Color, out *Set, victims kifu.Bitboard) {
 func (a *Analyzer) promotion(c kifu.Color, out *Set, pieces kifu.Bitboard) {
 	o := c.Opp()
 	zone := kifu.PromotionZone(c)
-	pinned := a.pos.Pinned(c)
 	own := a.pos.Pieces(c)
+	var pinned kifu.Bitboard
+	pinnedOK := false
 	for _, pt := range [...]kifu.PieceType{kifu.Rook, kifu.Bishop, kifu.Pawn} {
-		p := a.pos.PiecesOf(c, pt).AndNot(pinned).And(pieces)
+		p := a.pos.PiecesOf(c, pt).And(pieces)
 		if pt == kifu.Pawn {
 			p = p.And(pawnNearZone[c]) // the others have no square in the zone
 		}
+		if p.Any() && !pinnedOK {
+			pinned, pinnedOK = a.pos.Pinned(c), true
+		}
+		p = p.AndNot(pinned)
 		for p.Any() {
 			from := p.Pop()
 			var targets kifu.Bitboard
@@ -70,6 +75,9 @@ func (a *Analyzer) promotion(c kifu.Color, out *Set, pieces kifu.Bitboard) {
 						continue
 					}
 					gain += captureValue[cap.Type()]
+				}
+				if gain <= best {
+					continue // it cannot beat best, losing nothing at most
 				}
 				lost := 0
 				// With the attack maps, a square o does not attack, and
@@ -100,33 +108,35 @@ func (a *Analyzer) sliders(c kifu.Color, out *Set, from kifu.Bitboard) {
 		pc := a.pos.PieceAt(s)
 		sv := captureValue[pc.Type()]
 		att := a.attacks(pc, s)
+		blockers := att.And(a.occ)
+		if blockers.IsEmpty() {
+			continue
+		}
 		// With every piece it attacks lifted, the slider sees on each
-		// line up to the second piece: behind a blocker x lies what its
-		// line beyond x shows.
-		var xatt kifu.Bitboard
-		xdone := false
-		for b := att.And(a.occ); b.Any(); {
+		// line up to the second piece: their pieces there (second) stand
+		// behind a blocker x, on x's line beyond x.
+		second := kifu.Attacks(pc, s, a.occ.AndNot(att)).AndNot(att).And(theirs)
+		if second.IsEmpty() {
+			continue
+		}
+		for b := blockers; b.Any(); {
 			x := b.Pop()
-			if beyond[s][x].And(theirs).IsEmpty() {
-				continue
-			}
-			if !xdone {
-				xatt, xdone = kifu.Attacks(pc, s, a.occ.AndNot(att)), true
-			}
-			behind := xatt.And(beyond[s][x]).AndNot(att).And(theirs)
+			behind := second.And(beyond[s][x])
 			if behind.IsEmpty() {
 				continue
 			}
 			t := behind.LSB()
 			tt := a.pos.PieceAt(t).Type()
 			if own.Has(x) {
-				if !a.leaves(x, s, t, own) {
-					continue // a pawn or lance on its own file: it cannot uncover the line
+				// The target first (the king, a piece worth more than the
+				// slider, an undefended one), then whether x can leave the
+				// line at all: a pawn or lance on its own file cannot.
+				if tt != kifu.King && captureValue[tt] <= sv && a.defended(o, t) || !a.leaves(x, s, t, own) {
+					continue
 				}
-				switch {
-				case tt == kifu.King:
+				if tt == kifu.King {
 					out.add(Threat{Kind: Discovered, By: c, Sq: [3]kifu.Square{t, s, x}, Value: DiscoveredCheckValue, Strong: true})
-				case captureValue[tt] > sv || !a.defended(o, t):
+				} else {
 					out.add(Threat{Kind: Discovered, By: c, Sq: [3]kifu.Square{t, s, x}, Value: int16(Unit * captureValue[tt])})
 				}
 				continue
@@ -187,16 +197,26 @@ func (a *Analyzer) king(c kifu.Color, out *Set) bool {
 	}
 	for z.Any() {
 		sq := z.Pop()
-		both := a.attackers(sq, a.occ)
-		n := both.And(a.pos.Pieces(c)).Count()
-		if n == 0 {
-			continue // not attacked (without the attack maps)
+		var controls bool
+		if a.attOK && (!a.att2[c].Has(sq) || !a.att3[o].Has(sq) || !a.att3[c].Has(sq)) {
+			// The counts below, read off the attack maps: one attacker
+			// never controls the square (d >= 1, the king's own attack
+			// counted), two or more do against the king and one other
+			// defender, two do not against three.
+			controls = a.att2[c].Has(sq) && !a.att3[o].Has(sq)
+		} else {
+			both := a.attackers(sq, a.occ)
+			n := both.And(a.pos.Pieces(c)).Count()
+			if n == 0 {
+				continue // not attacked (without the attack maps)
+			}
+			d := both.And(a.pos.Pieces(o)).Count() - 1 // less the king
+			if n == 1 {
+				d++ // the king may take back
+			}
+			controls = n > d
 		}
-		d := both.And(a.pos.Pieces(o)).Count() - 1 // less the king
-		if n == 1 {
-			d++ // the king may take back
-		}
-		if n > d {
+		if controls {
 			controlled++
 			if first == kifu.NoSquare {
 				first = sq

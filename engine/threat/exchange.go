@@ -26,21 +26,30 @@ var seeOrder = [...]kifu.PieceType{kifu.Pawn, kifu.Lance, kifu.Knight, kifu.Silv
 	kifu.ProPawn, kifu.ProLance, kifu.ProKnight, kifu.ProSilver, kifu.Bishop, kifu.Rook,
 	kifu.Horse, kifu.Dragon, kifu.King}
 
-// least returns the square and type of the least valuable piece in att.
+// seeRank[pt] is pt's place in seeOrder.
+var seeRank = func() (r [kifu.PieceTypeNB]uint8) {
+	for i, pt := range seeOrder {
+		r[pt] = uint8(i)
+	}
+	return r
+}()
+
+// least returns the square and type of the least valuable piece in att
+// (the first in seeOrder, the lowest square of that type): att holds a
+// few pieces, so it looks at each rather than at each type.
 func (a *Analyzer) least(att kifu.Bitboard) (kifu.Square, kifu.PieceType) {
 	if att.IsEmpty() {
 		return kifu.NoSquare, kifu.NoPieceType
 	}
-	if !att.MoreThanOne() {
-		s := att.LSB()
-		return s, a.pos.PieceAt(s).Type()
-	}
-	for _, pt := range seeOrder {
-		if b := att.And(a.pos.TypeBB(pt)); b.Any() {
-			return b.LSB(), pt
+	from := att.Pop()
+	pt := a.pos.PieceAt(from).Type()
+	for att.Any() {
+		s := att.Pop()
+		if t := a.pos.PieceAt(s).Type(); seeRank[t] < seeRank[pt] {
+			from, pt = s, t
 		}
 	}
-	return kifu.NoSquare, kifu.NoPieceType
+	return from, pt
 }
 
 // exchange returns side c's gain, in capture-value units, from starting

@@ -167,3 +167,24 @@ func TestAnalyzeGolden(t *testing.T) {
 		t.Errorf("checksum %#x of %d threats, want %#x", h, n, uint64(analyzeGolden))
 	}
 }
+
+// TestAttackMaps: what Analyze reads off the attack maps is what the
+// attacker searches give: each side's attack map and the squares two and
+// three of its pieces attack.
+func TestAttackMaps(t *testing.T) {
+	var a Analyzer
+	var set Set
+	for _, pos := range exchangePositions(t) {
+		a.Analyze(pos, &set)
+		for sq := kifu.Square(0); sq < kifu.SquareNB; sq++ {
+			both := a.attackers(sq, a.occ)
+			for c := kifu.Black; c <= kifu.White; c++ {
+				n := both.And(pos.Pieces(c)).Count()
+				if a.att[c].Has(sq) != (n >= 1) || a.att2[c].Has(sq) != (n >= 2) || a.att3[c].Has(sq) != (n >= 3) {
+					t.Fatalf("%s: %v attacks %v %d times; maps say %v %v %v", pos.SFEN(), c, sq, n,
+						a.att[c].Has(sq), a.att2[c].Has(sq), a.att3[c].Has(sq))
+				}
+			}
+		}
+	}
+}

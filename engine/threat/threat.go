@@ -194,6 +194,9 @@ type Analyzer struct {
 	// a square no piece of c attacks needs no attacker search, and most
 	// pieces and king squares are not attacked.
 	att [2]kifu.Bitboard
+	// att2 and att3 hold the squares two or more, three or more pieces
+	// of each side attack (the king threats count attackers).
+	att2, att3 [2]kifu.Bitboard
 	// attOK: att holds both maps of the position (Analyze), and
 	// pieceAtt the attacks of each piece but the pawns.
 	attOK    bool
@@ -205,6 +208,9 @@ type Analyzer struct {
 	// dragon, king); diag and orth are the sliders; lances by colour.
 	golds, silvers, diag, orth kifu.Bitboard
 	lances                     [2]kifu.Bitboard
+	// steps holds each side's pawns, knights, silvers and golds (with
+	// the pieces that also move like them).
+	steps [2][4]kifu.Bitboard
 }
 
 // Holds reports whether pos holds the threat t (the threat with t's ID,
