@@ -187,15 +187,23 @@ func NewSearcher(hashMB int, c Coster) *Searcher {
 	return s
 }
 
-// NewGame clears what the searcher learned (table, history). A table no
-// search has used is empty already, and is left alone.
+// NewGame clears what the searcher learned (table, history, the mate
+// search's table, its helpers' too), so that a search after it gives what
+// a new searcher gives. A table no search has used is empty already, and
+// is left alone.
 func (s *Searcher) NewGame() {
 	s.Wait()
 	if s.TT.Used() {
 		s.TT.Clear()
 	}
 	s.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+	if s.Mate != nil {
+		s.Mate.Clear()
+	}
 	for _, h := range s.smp.helpers {
 		h.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+		if h.Mate != nil {
+			h.Mate.Clear()
+		}
 	}
 }
