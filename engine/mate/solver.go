@@ -147,7 +147,8 @@ func NewSolver(hashMB int) *Solver {
 // clearing it.
 func (s *Solver) Resize(hashMB int) { s.tt.resize(hashMB) }
 
-// Clear empties the solver's table.
+// Clear empties the solver's table (at once when no Solve has used it
+// since it was made, resized or cleared).
 func (s *Solver) Clear() { s.tt.clear() }
 
 // Free releases the memory of the solver's table, so that a new table
@@ -160,6 +161,7 @@ func (s *Solver) Free() { s.tt.clusters = nil }
 // Found line are also legal moves of pos (kifu.LegalAll).
 func (s *Solver) Solve(pos *kifu.Position, lim Limits) Result {
 	start := time.Now()
+	s.tt.used = true
 	s.pos = pos
 	s.attacker = pos.SideToMove()
 	s.nodes = 0

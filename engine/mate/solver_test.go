@@ -533,3 +533,42 @@ func TestSolveStops(t *testing.T) {
 		})
 	}
 }
+
+// TestClearLeavesAnUnusedTable: Clear empties a table a Solve has used,
+// and leaves one none has used alone: a GUI's usinewgame after isready
+// must not write gigabytes of freshly made table (pages the system has
+// not given yet) before the first go (TestUSIBinaryHugeHash).
+func TestClearLeavesAnUnusedTable(t *testing.T) {
+	s := NewSolver(1)
+	if s.tt.used {
+		t.Fatal("a new table is marked used")
+	}
+	s.Clear()
+	pos := kifutest.MustSFEN(t, "8k/6S2/6G2/9/9/9/9/9/9 b R 1")
+	if r := s.Solve(pos, Limits{Nodes: 1000}); r.Status != Found || !s.tt.used {
+		t.Fatalf("solve: %v, table used %v", r.Status, s.tt.used)
+	}
+	stored := false
+	for i := range s.tt.clusters {
+		if s.tt.clusters[i] != (mateCluster{}) {
+			stored = true
+			break
+		}
+	}
+	if !stored {
+		t.Fatal("the solve stored nothing")
+	}
+	s.Clear()
+	for i := range s.tt.clusters {
+		if s.tt.clusters[i] != (mateCluster{}) {
+			t.Fatalf("cluster %d kept after Clear", i)
+		}
+	}
+	if s.tt.used {
+		t.Error("a cleared table is marked used")
+	}
+	s.Resize(2)
+	if s.tt.used {
+		t.Error("a resized table is marked used")
+	}
+}

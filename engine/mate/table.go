@@ -66,6 +66,9 @@ type mateTable struct {
 	clusters []mateCluster
 	mask     uint64
 	gen      uint16 // one per search, for path-dependent entries and replacement
+	// used is set by a search: a table none has used since it was made or
+	// cleared is empty, and clear leaves it alone (its pages untouched).
+	used bool
 }
 
 func newMateTable(mb int) *mateTable {
@@ -81,9 +84,16 @@ func (t *mateTable) resize(mb int) {
 	t.clusters = nil // the old table may go before the new one comes
 	t.clusters = make([]mateCluster, n)
 	t.mask = n - 1
+	t.used = false
 }
 
-func (t *mateTable) clear() { clear(t.clusters) }
+// clear empties the table; one no search has used is empty already.
+func (t *mateTable) clear() {
+	if t.used {
+		clear(t.clusters)
+		t.used = false
+	}
+}
 
 // SizeMB returns the size of the solver's table in megabytes.
 func (s *Solver) SizeMB() int {
