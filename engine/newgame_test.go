@@ -5,22 +5,15 @@ import (
 
 	"github.com/rpshogi/rpshogi/engine/mate"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 // TestNewGameForgets: after NewGame a search gives what a new searcher
 // gives, whatever the searcher searched before (the transposition
 // table, the history, the mate search's table, the threat stacks'
-// cache): the same move, score, PV and node count. A problem set or a
+// cache): the same move, score, PV length and node count. A problem set or a
 // match then does not depend on which process searched what before.
 func TestNewGameForgets(t *testing.T) {
-	var pos []*kifu.Position
-	for _, bp := range benchPositions {
-		p, err := kifu.ParseSFEN(bp.sfen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pos = append(pos, p)
-	}
 	for _, mode := range []Mode{ModeRealization, ModeDepth} {
 		for _, tm := range []ThreatMode{ThreatOff, ThreatFull} {
 			mk := func() *Searcher {
@@ -30,19 +23,19 @@ func TestNewGameForgets(t *testing.T) {
 				return s
 			}
 			lim := Limits{MaxBudget: benchBudgets[mode], Nodes: 5000}
-			for i, target := range pos {
-				fresh := mk().Search(target.Clone(), lim, nil)
+			for i, target := range benchPositions {
+				fresh := mk().Search(kifutest.MustSFEN(t, target.sfen), lim, nil)
 				used := mk()
-				for j, other := range pos {
+				for j, other := range benchPositions {
 					if j != i {
-						used.Search(other.Clone(), lim, nil)
+						used.Search(kifutest.MustSFEN(t, other.sfen), lim, nil)
 					}
 				}
 				used.NewGame()
-				got := used.Search(target.Clone(), lim, nil)
+				got := used.Search(kifutest.MustSFEN(t, target.sfen), lim, nil)
 				if got.Move != fresh.Move || got.Score != fresh.Score || got.Nodes != fresh.Nodes || len(got.PV) != len(fresh.PV) {
 					t.Errorf("%v/%v %s: after other searches and NewGame %v %v %d nodes, a new searcher %v %v %d nodes",
-						mode, tm, benchPositions[i].name, got.Move, got.Score, got.Nodes, fresh.Move, fresh.Score, fresh.Nodes)
+						mode, tm, target.name, got.Move, got.Score, got.Nodes, fresh.Move, fresh.Score, fresh.Nodes)
 				}
 			}
 		}
