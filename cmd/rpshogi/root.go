@@ -82,6 +82,7 @@ search engine.`,
 		newTacticsCmd(ios),
 		newEvalFitCmd(ios),
 		newReportCmd(ios, nil),
+		newSelfplayCmd(ios, nil),
 	)
 	registerCompletions(root)
 	return root
