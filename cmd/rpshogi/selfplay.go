@@ -7,6 +7,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/cmd/internal/selfplaydir"
+	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/engine/selfplay"
 	"github.com/spf13/cobra"
 )
@@ -21,6 +22,7 @@ type selfplayOptions struct {
 	SamplePlies  int
 	MaxPlies     int
 	OpeningPlies int
+	MateNodes    int
 }
 
 func newSelfplayCmd(ios *iostreams, runF func(context.Context, *selfplayOptions) error) *cobra.Command {
@@ -38,7 +40,8 @@ With --nodes 0 (the default) every move is drawn from the compiled move
 model's probabilities, without search: large, varied collections in
 seconds. With --nodes K the first --sample-plies moves are drawn so, and
 the rest are the search's best move within K nodes (the USI engine's
-defaults, one thread per game).
+defaults, one thread per game; the engine's mate search at the root,
+--root-mate-nodes, comes on top of K).
 
 A game ends by mate (%TSUMI), resignation when the search proves a loss
 (%TORYO), an entering-king declaration (%KACHI), fourfold repetition
@@ -74,6 +77,8 @@ file renamed), so a killed run leaves complete games only.`,
 				return usageErrorf("--max-plies must be at least 1")
 			case opts.OpeningPlies < 0:
 				return usageErrorf("--opening-plies must not be negative")
+			case opts.MateNodes < 0:
+				return usageErrorf("--root-mate-nodes must not be negative")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -89,6 +94,7 @@ file renamed), so a killed run leaves complete games only.`,
 	f.IntVarP(&opts.Workers, "workers", "j", 0, "games played at a time (0: one per CPU); the games do not depend on it")
 	f.IntVar(&opts.SamplePlies, "sample-plies", selfplay.DefaultSamplePlies, "with --nodes K: plies after the opening drawn from the move model before the search plays")
 	f.IntVar(&opts.MaxPlies, "max-plies", selfplay.DefaultMaxPlies, "end a game unfinished (%CHUDAN) after this many plies")
+	f.IntVar(&opts.MateNodes, "root-mate-nodes", engine.DefaultRootMateNodes, "with --nodes K: nodes of the engine's mate search at the root before each search (not counted in K; 0: none)")
 	f.IntVar(&opts.OpeningPlies, "opening-plies", selfplay.DefaultMaxOpeningPlies, "a game takes the first 0 to this many plies of a bundled game")
 	return cmd
 }
@@ -96,6 +102,10 @@ file renamed), so a killed run leaves complete games only.`,
 func runSelfplay(ctx context.Context, opts *selfplayOptions) error {
 	op := selfplay.Options{Seed: opts.Seed, Nodes: opts.Nodes, SamplePlies: opts.SamplePlies,
 		MaxPlies: opts.MaxPlies, MaxOpeningPlies: opts.OpeningPlies}
+	op.RootMateNodes = opts.MateNodes
+	if opts.MateNodes == 0 {
+		op.RootMateNodes = -1 // none
+	}
 	if opts.OpeningPlies == 0 {
 		op.MaxOpeningPlies = -1 // none
 	}

@@ -26,6 +26,7 @@ func TestSelfplayUsage(t *testing.T) {
 		{"selfplay", "--games", "3", "-o", dir, "--sample-plies", "-2"},
 		{"selfplay", "--games", "3", "-o", dir, "--nodes", "-5"},
 		{"selfplay", "--games", "x", "-o", dir},
+		{"selfplay", "--games", "3", "-o", dir, "--root-mate-nodes", "-1"},
 	} {
 		code, _, stderr := runCmd(args...)
 		if code != exitUsage {

@@ -32,6 +32,7 @@ func (p *Plan) NewPlayer() *Player {
 			s.CheapCoster = mc
 		}
 		s.Eval = engine.EvalLearned
+		s.RootMateNodes = uint64(p.opts.RootMateNodes)
 		pl.s = s
 		pl.lim = engine.Limits{MaxBudget: 40 * engine.HalfCost, Nodes: n}
 	}

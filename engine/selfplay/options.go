@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/tables"
 )
 
@@ -37,6 +38,12 @@ type Options struct {
 	// HashMB is the size of each searcher's transposition table
 	// (Nodes > 0; 0: 16).
 	HashMB int
+	// RootMateNodes (Nodes > 0) bounds the mate search the engine runs
+	// at the root before each search, as the USI option RootMateNodes
+	// (0: engine.DefaultRootMateNodes; -1: none). Its nodes are not
+	// counted in Nodes: at a few thousand nodes a move it costs more than
+	// the search.
+	RootMateNodes int
 }
 
 // DefaultMaxPlies is the default cap on a game's plies.
@@ -59,6 +66,12 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.HashMB == 0 {
 		o.HashMB = 16
+	}
+	switch {
+	case o.RootMateNodes == 0:
+		o.RootMateNodes = engine.DefaultRootMateNodes
+	case o.RootMateNodes < 0:
+		o.RootMateNodes = 0
 	}
 	if o.MaxPlies < 1 || o.SamplePlies < 0 || o.HashMB < 1 {
 		return o, errors.New("selfplay: want MaxPlies >= 1, SamplePlies >= 0 and HashMB >= 1")
@@ -95,7 +108,7 @@ func NewPlan(opts Options) (*Plan, error) {
 	s := fmt.Sprintf("seed=%d nodes=%d max-plies=%d opening-plies=0-%d openings=%s tables=%s",
 		o.Seed, o.Nodes, o.MaxPlies, o.MaxOpeningPlies, o.OpeningsName, short(tables.Digest()))
 	if o.Nodes > 0 {
-		s += fmt.Sprintf(" sample-plies=%d eval=%s", o.SamplePlies, short(tables.EvalDigest))
+		s += fmt.Sprintf(" sample-plies=%d root-mate-nodes=%d eval=%s", o.SamplePlies, o.RootMateNodes, short(tables.EvalDigest))
 	}
 	return &Plan{opts: o, settings: s}, nil
 }

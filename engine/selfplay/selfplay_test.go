@@ -45,7 +45,7 @@ func collect(t *testing.T, plan *Plan, n, workers int) [][]byte {
 	return out[1:]
 }
 
-func mustPlan(t *testing.T, o Options) *Plan {
+func mustPlan(t testing.TB, o Options) *Plan {
 	t.Helper()
 	p, err := NewPlan(o)
 	if err != nil {
