@@ -96,6 +96,7 @@ file renamed), so a killed run leaves complete games only.`,
 	f.IntVar(&opts.MaxPlies, "max-plies", selfplay.DefaultMaxPlies, "end a game unfinished (%CHUDAN) after this many plies")
 	f.IntVar(&opts.MateNodes, "root-mate-nodes", engine.DefaultRootMateNodes, "with --nodes K: nodes of the engine's mate search at the root before each search (not counted in K; 0: none)")
 	f.IntVar(&opts.OpeningPlies, "opening-plies", selfplay.DefaultMaxOpeningPlies, "a game takes the first 0 to this many plies of a bundled game")
+	cmd.MarkFlagDirname("out")
 	return cmd
 }
 
