@@ -61,8 +61,7 @@ type Game struct {
 func (g *Game) Plies() int { return len(g.Record.Main.Moves) }
 
 // Play plays game number n (from 1) of the plan. The game depends only
-// on the plan and n.
-// It fails when ctx is done (a search under way stops at once) or if
+// on the plan and n. It fails when ctx is done (a search under way stops at once) or if
 // the search chose an illegal move (a bug of the engine: a record never
 // holds one).
 func (pl *Player) Play(ctx context.Context, n int) (*Game, error) {
@@ -110,6 +109,9 @@ func (pl *Player) Play(ctx context.Context, n int) (*Game, error) {
 			g.Sampled++
 		} else {
 			res := pl.s.Search(pos, pl.lim, nil)
+			if err := ctx.Err(); err != nil {
+				return nil, err // a stopped search's move is not the game's
+			}
 			g.Nodes += res.Nodes
 			switch {
 			case res.Win:

@@ -245,3 +245,4 @@ func TestCanceled(t *testing.T) {
 		t.Fatal("Run under a canceled context succeeded")
 	}
 }
+
