@@ -245,4 +245,3 @@ func TestCanceled(t *testing.T) {
 		t.Fatal("Run under a canceled context succeeded")
 	}
 }
-
