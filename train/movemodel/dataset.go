@@ -486,12 +486,27 @@ func (ds *Dataset) addChunk(games []Game, parts []*gameData, opts *DataOptions) 
 
 // countBook counts the opening book of the games of non-zero weight (the
 // moves played from the positions fm.BookCounts accepts) and their
-// formation book, if books, and the positions those games offer.
+// formation book, if books, and the positions those games offer. The
+// counts go through bookCounters, so memory does not grow with the
+// number of games, only the books returned do.
 func countBook(ctx context.Context, games Games, opts *DataOptions, books bool) (*fm.Book, *fm.Book, int64, error) {
-	var bb fm.BookBuilder
-	var fb fm.FormationBuilder
+	pb := &bookCounter{spill: opts.Spill}
+	fb := &bookCounter{spill: opts.Spill}
+	defer pb.close()
+	defer fb.close()
 	var fc fm.FormationCounts
 	var offered int64
+	var addErr error
+	visit := func(k uint64, n uint32) {
+		if addErr == nil {
+			addErr = fb.add(bookEntry{key: k, count: n, games: 1})
+		}
+	}
+	move := func(k uint64, m kifu.Move16, n uint32) {
+		if addErr == nil {
+			addErr = fb.add(bookEntry{key: k, move: m, count: n})
+		}
+	}
 	err := games(ctx, func(g *Game) error {
 		if opts.weightOf(g.Source) == 0 {
 			return nil
@@ -506,11 +521,11 @@ func countBook(ctx context.Context, games Games, opts *DataOptions, books bool) 
 			return err
 		}
 		fc.Reset()
-		if err := countGame(g, &bb, &fc); err != nil {
+		if err := countGame(g, pb, &fc); err != nil {
 			return err
 		}
-		fb.AddGame(&fc)
-		return nil
+		fc.Each(visit, move)
+		return addErr
 	})
 	if err != nil {
 		return nil, nil, 0, err
@@ -518,12 +533,25 @@ func countBook(ctx context.Context, games Games, opts *DataOptions, books bool) 
 	if !books {
 		return nil, nil, offered, nil
 	}
-	return bb.Book(), fb.Book(fm.FormationMinGames, fm.FormationMinCount), offered, nil
+	// The book keeps the positions counted at least twice, with all their
+	// moves; the formation book the keys of at least FormationMinGames
+	// games, with their moves played at least FormationMinCount times.
+	all := func(bookEntry) bool { return true }
+	book, err := pb.book(func(e bookEntry) bool { return e.count >= 2 }, all)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	form, err := fb.book(func(e bookEntry) bool { return e.games >= fm.FormationMinGames },
+		func(e bookEntry) bool { return e.count >= fm.FormationMinCount })
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return book, form, offered, nil
 }
 
-// countGame replays g, counting its opening moves into bb (unless nil)
+// countGame replays g, counting its opening moves into book (unless nil)
 // and its formations into fc.
-func countGame(g *Game, bb *fm.BookBuilder, fc *fm.FormationCounts) error {
+func countGame(g *Game, book *bookCounter, fc *fm.FormationCounts) error {
 	pos, err := kifu.ParseSFEN(g.StartSFEN)
 	if err != nil {
 		return fmt.Errorf("train: game %d: %w", g.ID, err)
@@ -536,8 +564,14 @@ func countGame(g *Game, bb *fm.BookBuilder, fc *fm.FormationCounts) error {
 		if err != nil {
 			return fmt.Errorf("train: game %d, move %d (%s): %w", g.ID, j+1, u, err)
 		}
-		if bb != nil && fm.BookCounts(j) {
-			bb.Add(pos, m)
+		if book != nil && fm.BookCounts(j) {
+			k := pos.Key()
+			if err := book.add(bookEntry{key: k, count: 1}); err != nil {
+				return err
+			}
+			if err := book.add(bookEntry{key: k, move: m.Move16(), count: 1}); err != nil {
+				return err
+			}
 		}
 		fc.Add(pos, m)
 		pos.DoMove(m)

@@ -48,28 +48,47 @@ func (s *memStore) close() error                        { s.chunks = nil; return
 // file is closed or the process ends, even by SIGKILL, so a killed fit
 // leaves nothing behind). Only the offsets of the chunks stay in memory.
 type fileStore struct {
-	f    *os.File
-	off  []int64 // chunk i is f[off[i]:off[i+1]]
-	enc  []byte
-	path string
+	f   *os.File
+	off []int64 // chunk i is f[off[i]:off[i+1]]
+	enc []byte
 }
 
 // newFileStore creates the examples file in dir.
 func newFileStore(dir string) (*fileStore, error) {
-	f, err := os.CreateTemp(dir, ".rpshogi-model-examples-*")
+	f, err := newSpillFile(dir, ".rpshogi-model-examples-*")
 	if err != nil {
-		return nil, fmt.Errorf("train: the fit's examples file: %w", err)
+		return nil, err
 	}
-	s := &fileStore{f: f, off: []int64{0}, path: f.Name()}
+	return &fileStore{f: f, off: []int64{0}}, nil
+}
+
+// newSpillFile creates a file for the fit's own use in dir ("":
+// os.TempDir) and, where an open file outlives its name (Unix), removes
+// its name at once: its space is freed when it is closed or the process
+// ends, even by SIGKILL. closeSpillFile closes it (and removes it where
+// it kept its name).
+func newSpillFile(dir, pattern string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("train: the fit's spill file: %w", err)
+	}
 	if removeOpenFiles {
-		// Unix: the open file lives on without its name.
 		if err := os.Remove(f.Name()); err != nil {
 			f.Close()
-			return nil, fmt.Errorf("train: the fit's examples file: %w", err)
+			return nil, fmt.Errorf("train: the fit's spill file: %w", err)
 		}
-		s.path = ""
 	}
-	return s, nil
+	return f, nil
+}
+
+func closeSpillFile(f *os.File) error {
+	err := f.Close()
+	if !removeOpenFiles {
+		if e := os.Remove(f.Name()); err == nil {
+			err = e
+		}
+	}
+	return err
 }
 
 func (s *fileStore) add(c *chunk) error {
@@ -99,15 +118,7 @@ func (s *fileStore) get(i int, buf *chunk) (*chunk, error) {
 	return buf, nil
 }
 
-func (s *fileStore) close() error {
-	err := s.f.Close()
-	if s.path != "" {
-		if e := os.Remove(s.path); err == nil {
-			err = e
-		}
-	}
-	return err
-}
+func (s *fileStore) close() error { return closeSpillFile(s.f) }
 
 // The encoding of a chunk: uvarints np, nm, nf (positions, moves,
 // features); then per position its number of legal moves, the played
