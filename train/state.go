@@ -310,3 +310,20 @@ func CheckArrow(ctx context.Context, q Queryer, dir string) error {
 	}
 	return nil
 }
+
+// CreateTemp creates the temporary file of the file name in dir
+// (".NAME.tmp-*"), locked for as long as it is open, so that
+// RemoveStaleTemps in another process leaves it alone.
+func CreateTemp(dir, name string) (*os.File, error) {
+	f, err := createTemp(dir, "."+name+tempInfix+"*")
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return f, nil
+}
+
+// RemoveStaleTemps removes from dir the temporary files of the files
+// names (CreateTemp) that a killed process left behind.
+func RemoveStaleTemps(dir string, names ...string) error {
+	return removeStaleTemps(dir, names...)
+}

@@ -340,3 +340,16 @@ func (x *Extractor) appendFormation(m kifu.Move, k int, out []Feature) []Feature
 	}
 	return out
 }
+
+// Each calls visit with every formation key the counted game visited and
+// its visits, and move with every move counted from a key and its count,
+// in no particular order (for counting books outside a
+// FormationBuilder).
+func (c *FormationCounts) Each(visit func(key uint64, n uint32), move func(key uint64, m kifu.Move16, n uint32)) {
+	for k, n := range c.visits {
+		visit(k, n)
+	}
+	for bm, n := range c.moves {
+		move(bm.key, bm.m, n)
+	}
+}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
-	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train/movemodel"
 	"github.com/spf13/cobra"
@@ -38,6 +37,9 @@ type modelFitOptions struct {
 	Without    []string
 	Workers    int
 	MaxGames   int
+	Sample     float64
+	MaxPos     int64
+	Spill      string
 	Out        string
 	Arrow      string
 	// Data and Fit are what the flags give, checked.
@@ -74,7 +76,10 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 			if opts.Iterations < 0 || opts.L2 < 0 {
 				return usageErrorf("--iterations and --l2 must not be negative")
 			}
-			opts.Data = movemodel.DataOptions{Workers: opts.Workers, MaxGames: opts.MaxGames}
+			if opts.Sample <= 0 || opts.Sample > 1 || opts.MaxPos < 0 {
+				return usageErrorf("--sample must be in (0, 1] and --max-positions not negative")
+			}
+			opts.Data = movemodel.DataOptions{Workers: opts.Workers, MaxGames: opts.MaxGames, Sample: opts.Sample, MaxPositions: opts.MaxPos}
 			var err error
 			if opts.Data.Weights, err = modelrun.ParseWeights(opts.Weights); err != nil {
 				return &usageError{err}
@@ -97,22 +102,20 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 	f.StringSliceVar(&opts.Without, "without", nil, "feature groups to leave out (ablation)")
 	f.IntVarP(&opts.Workers, "workers", "j", 0, "worker goroutines (0: one per CPU); the weights do not depend on it")
 	f.IntVar(&opts.MaxGames, "max-games", 0, "fit on the first N games only (0: all)")
+	f.Float64Var(&opts.Sample, "sample", 1, "share of the positions to fit on, chosen by a hash of the game and the ply")
+	f.Int64Var(&opts.MaxPos, "max-positions", modelrun.DefaultMaxPositions, "sample the positions down to about N (0: no limit)")
+	f.StringVar(&opts.Spill, "spill", "", "folder of the fit's examples file while it runs (default: the database's)")
 	f.StringVar(&opts.Out, "out", "", "also write the model as Go source to this file")
 	f.StringVar(&opts.Arrow, "arrow", "", "also write the training examples (one row per legal move) to DIR/"+movemodel.ExamplesFile)
 	return cmd
 }
 
 func runModelFit(ctx context.Context, opts *modelFitOptions) error {
-	fo := modelrun.FitOptions{DB: opts.DB, Out: opts.Out, Arrow: opts.Arrow, Data: opts.Data, Fit: opts.Fit,
-		Desc: modelrun.Desc(opts.Iterations, opts.L2, opts.Weights, opts.Without, opts.MaxGames)}
-	if isTerminal(opts.IO.ErrOut) && opts.Fit.Iterations > 0 {
-		// The iterations are known: a bar with the time left.
-		bar := progress.Bar(opts.IO.ErrOut, "model fit", int64(opts.Fit.Iterations), false)
-		defer bar.Finish()
-		fo.Progress = func(it int, obj, _ float64) {
-			bar.Describe(fmt.Sprintf("model fit: objective %.5f", obj))
-			bar.Set(it)
-		}
+	fo := modelrun.FitOptions{DB: opts.DB, Out: opts.Out, Arrow: opts.Arrow, Spill: opts.Spill, Data: opts.Data, Fit: opts.Fit,
+		Desc: modelrun.Desc(opts.Iterations, opts.L2, opts.Weights, opts.Without, opts.MaxGames) +
+			fmt.Sprintf(" sample=%g max-positions=%d", opts.Sample, opts.MaxPos)}
+	if isTerminal(opts.IO.ErrOut) {
+		modelrun.Bars(&fo, opts.IO.ErrOut)
 	}
 	return modelrun.Fit(ctx, fo, opts.IO.Out, opts.IO.ErrOut)
 }

@@ -62,15 +62,20 @@ func WriteExamples(dir string, ds *Dataset, m train.FileMeta) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	f, err := os.CreateTemp(dir, "."+ExamplesFile+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
+	// The temporary files of a killed run are removed; ours are locked
+	// while they are written, so a run beside this one keeps its own.
+	if err := train.RemoveStaleTemps(dir, ExamplesFile, ExamplesParquet); err != nil {
+		return err
 	}
-	pf, err := os.CreateTemp(dir, "."+ExamplesParquet+".tmp-*")
+	f, err := train.CreateTemp(dir, ExamplesFile)
+	if err != nil {
+		return err
+	}
+	pf, err := train.CreateTemp(dir, ExamplesParquet)
 	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return fmt.Errorf("train: %w", err)
+		return err
 	}
 	fail := func(err error) error {
 		f.Close()
@@ -97,7 +102,12 @@ func WriteExamples(dir string, ds *Dataset, m train.FileMeta) error {
 	wB := b.Field(4).(*array.Float32Builder)
 	lb := b.Field(5).(*array.ListBuilder)
 	vb := lb.ValueBuilder().(*array.Uint16Builder)
-	for _, c := range ds.chunks {
+	var buf chunk
+	for k := range ds.store.len() {
+		c, err := ds.store.get(k, &buf)
+		if err != nil {
+			return fail(err)
+		}
 		for i := range c.played {
 			for j := c.posMove[i]; j < c.posMove[i+1]; j++ {
 				gameB.Append(c.game[i])
@@ -110,7 +120,7 @@ func WriteExamples(dir string, ds *Dataset, m train.FileMeta) error {
 			}
 		}
 		rec := b.NewRecord()
-		err := w.Write(rec)
+		err = w.Write(rec)
 		if err == nil {
 			err = pw.Write(rec)
 		}

@@ -3,7 +3,9 @@ package movemodel
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"hash/fnv"
 	"runtime"
 	"strings"
 
@@ -32,6 +34,66 @@ type DataOptions struct {
 	// MaxGames, if positive, keeps only the first MaxGames games (in the
 	// database's order).
 	MaxGames int
+	// Sample, if in (0, 1), keeps that share of the positions, chosen by
+	// a hash of the game's moves and the ply (so the same games give the
+	// same sample, whatever their order or ids).
+	Sample float64
+	// MaxPositions, if positive, lowers the share kept so that about
+	// MaxPositions of the positions the games offer are kept (neighbouring
+	// positions of a game are much alike: beyond a few million, more of
+	// them cost time and disk for little).
+	MaxPositions int64
+	// Spill, if not "", is the folder of the file the examples are spilled
+	// to as they are extracted, so that memory does not grow with the
+	// number of games ("" keeps them in memory).
+	Spill string
+	// Progress, if set, is called with the number of games extracted so
+	// far, after each batch.
+	Progress func(games int64)
+}
+
+// rate returns the share of the offered positions to keep.
+func (o *DataOptions) rate(offered int64) float64 {
+	r := 1.0
+	if o.Sample > 0 && o.Sample < 1 {
+		r = o.Sample
+	}
+	if o.MaxPositions > 0 && float64(offered)*r > float64(o.MaxPositions) {
+		r = float64(o.MaxPositions) / float64(offered)
+	}
+	return r
+}
+
+// sampleThreshold returns the hash threshold keeping the share r of the
+// positions (0 keeps all).
+func sampleThreshold(r float64) uint64 {
+	if r >= 1 {
+		return 0
+	}
+	return max(uint64(r*(1<<63))<<1, 1)
+}
+
+// kept reports whether the position before move ply of the game whose
+// moves hash to h is in the sample of threshold t.
+func kept(h uint64, ply int, t uint64) bool {
+	if t == 0 {
+		return true
+	}
+	// splitmix64 of the game's hash and the ply.
+	z := h + uint64(ply)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return z < t
+}
+
+// gameHash hashes a game's start position and moves (FNV-1a).
+func gameHash(g *Game) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(g.StartSFEN))
+	h.Write([]byte{0})
+	h.Write([]byte(g.Moves))
+	return h.Sum64()
 }
 
 // Dataset holds every non-forced position of the training games with the
@@ -53,10 +115,25 @@ type Dataset struct {
 	// the formation group is left out); each game's features leave its
 	// own visits and moves out of it.
 	Formation *fm.Book
+	// Offered counts the positions of the games of non-zero weight
+	// (forced ones included), Rate the share of them sampled.
+	Offered int64
+	Rate    float64
 
-	// chunks hold the positions of consecutive batches of games (see
-	// Collect); they are the blocks of the gradient sums.
-	chunks []*chunk
+	// store holds the positions of consecutive batches of games (see
+	// Collect) in chunks, the blocks of the gradient sums.
+	store exampleStore
+}
+
+// Bytes returns the size of the examples as stored (in memory or on disk).
+func (ds *Dataset) Bytes() int64 { return ds.store.bytes() }
+
+// Close releases the dataset's examples (and removes its spill file).
+func (ds *Dataset) Close() error {
+	if ds.store == nil {
+		return nil
+	}
+	return ds.store.close()
 }
 
 // chunk is the positions of a batch of games, indexed from 0.
@@ -68,6 +145,7 @@ type chunk struct {
 	ply      []int32  // the number of the move played from position i (1 for the start position)
 	moveFeat []uint32 // move j's features are feats[moveFeat[j]:moveFeat[j+1]]
 	feats    []fm.Feature
+	raw      []byte // the encoded chunk, when decoded from a file
 }
 
 // Game is a game to train on: its start position, moves (USI) and source.
@@ -78,30 +156,101 @@ type Game struct {
 	Moves     string
 }
 
-// ReadGames returns the games counted in the training database q (those
-// with counts in game_stats: the games `rpshogi train` trained on), in
-// id order.
-func ReadGames(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}) ([]Game, error) {
-	rows, err := q.QueryContext(ctx, `SELECT g.id, g.source, g.start_sfen, g.moves FROM games g
-		JOIN game_stats s ON s.game_id = g.id ORDER BY g.id`)
-	if err != nil {
-		return nil, fmt.Errorf("train: reading games: %w", err)
-	}
-	defer rows.Close()
-	var gs []Game
-	for rows.Next() {
-		var g Game
-		if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves); err != nil {
-			return nil, fmt.Errorf("train: reading games: %w", err)
+// Games calls yield with each training game in order, until yield
+// returns an error; it can be called more than once (Collect reads the
+// games twice).
+type Games func(ctx context.Context, yield func(*Game) error) error
+
+// SliceGames returns the games of gs.
+func SliceGames(gs []Game) Games {
+	return func(ctx context.Context, yield func(*Game) error) error {
+		for i := range gs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := yield(&gs[i]); err != nil {
+				return err
+			}
 		}
-		gs = append(gs, g)
+		return nil
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("train: reading games: %w", err)
+}
+
+// firstGames returns the first n games of games.
+func firstGames(games Games, n int) Games {
+	errEnough := errors.New("enough")
+	return func(ctx context.Context, yield func(*Game) error) error {
+		k := 0
+		err := games(ctx, func(g *Game) error {
+			if k == n {
+				return errEnough
+			}
+			k++
+			return yield(g)
+		})
+		if err == errEnough {
+			return nil
+		}
+		return err
 	}
-	return gs, nil
+}
+
+// Querier is a database or a transaction.
+type Querier interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+// gamesPage is the number of games DBGames reads per query.
+const gamesPage = 512
+
+// DBGames returns the games counted in the training database q (those
+// with counts in game_stats: the games "rpshogi train" trained on), in id
+// order, read a page at a time: the games are never all in memory.
+func DBGames(q Querier) Games {
+	return func(ctx context.Context, yield func(*Game) error) error {
+		page := make([]Game, 0, gamesPage)
+		last := int64(-1 << 63)
+		for {
+			page = page[:0]
+			rows, err := q.QueryContext(ctx, `SELECT g.id, g.source, g.start_sfen, g.moves FROM games g
+				JOIN game_stats s ON s.game_id = g.id WHERE g.id > ? ORDER BY g.id LIMIT ?`, last, gamesPage)
+			if err != nil {
+				return fmt.Errorf("train: reading games: %w", err)
+			}
+			for rows.Next() {
+				var g Game
+				if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves); err != nil {
+					rows.Close()
+					return fmt.Errorf("train: reading games: %w", err)
+				}
+				page = append(page, g)
+			}
+			err = rows.Err()
+			rows.Close()
+			if err != nil {
+				return fmt.Errorf("train: reading games: %w", err)
+			}
+			for i := range page {
+				if err := yield(&page[i]); err != nil {
+					return err
+				}
+			}
+			if len(page) < gamesPage {
+				return nil
+			}
+			last = page[len(page)-1].ID
+		}
+	}
+}
+
+// ReadGames returns the games of DBGames(q) in a slice.
+func ReadGames(ctx context.Context, q Querier) ([]Game, error) {
+	var gs []Game
+	err := DBGames(q)(ctx, func(g *Game) error {
+		gs = append(gs, *g)
+		return nil
+	})
+	return gs, err
 }
 
 func (o *DataOptions) weightOf(source string) float64 {
@@ -125,8 +274,9 @@ type gameData struct {
 }
 
 // extractGame replays g and extracts the features of every legal move of
-// its non-forced positions.
-func extractGame(g *Game, drop *[fm.GroupNB]bool, book *fm.Book) (*gameData, error) {
+// its non-forced positions in the sample of threshold keep
+// (sampleThreshold).
+func extractGame(g *Game, drop *[fm.GroupNB]bool, book *fm.Book, keep uint64) (*gameData, error) {
 	var x fm.Extractor
 	x.SetBook(book)
 	if !drop[fm.GroupFormation] {
@@ -143,10 +293,18 @@ func extractGame(g *Game, drop *[fm.GroupNB]bool, book *fm.Book) (*gameData, err
 	}
 	var buf [fm.MaxActive]fm.Feature
 	d := &gameData{}
+	var h uint64
+	if keep != 0 {
+		h = gameHash(g)
+	}
 	for i, u := range strings.Fields(g.Moves) {
 		played, err := pos.ParseUSIMove(u)
 		if err != nil {
 			return nil, fmt.Errorf("train: game %d, move %d (%s): %w", g.ID, i+1, u, err)
+		}
+		if !kept(h, i+1, keep) {
+			pos.DoMove(played)
+			continue
 		}
 		x.Reset(pos, pos.LastMove())
 		if fm.BookCounts(i) {
@@ -183,16 +341,21 @@ func extractGame(g *Game, drop *[fm.GroupNB]bool, book *fm.Book) (*gameData, err
 }
 
 // batch is the number of games of a chunk of a Dataset (a variable for
-// the tests).
+// the tests). The chunks are the blocks of the gradient's sums, so it
+// fixes the weights' floating-point rounding: changing it changes the
+// fitted model in its last bits.
 var batch = 32
 
-// Collect extracts the dataset of games. Games are replayed in parallel;
+// Collect extracts the dataset of games (the training games, in order:
+// SliceGames, DBGames). Games are replayed in parallel, batch by batch;
 // the dataset is assembled in the games' order, so it does not depend on
 // the number of workers. A game that does not replay is an error (the
-// database holds only replayed games).
-func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, error) {
-	if opts.MaxGames > 0 && len(games) > opts.MaxGames {
-		games = games[:opts.MaxGames]
+// database holds only replayed games). With opts.Spill set, the examples
+// go to a file there as they are extracted and memory does not grow with
+// the number of games; the Dataset must be closed.
+func Collect(ctx context.Context, games Games, opts DataOptions) (*Dataset, error) {
+	if opts.MaxGames > 0 {
+		games = firstGames(games, opts.MaxGames)
 	}
 	var drop [fm.GroupNB]bool
 	for _, g := range opts.Without {
@@ -202,107 +365,193 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	ds := &Dataset{}
-	if !drop[fm.GroupBook] || !drop[fm.GroupFormation] {
-		b, f, err := countBook(ctx, games, &opts)
-		if err != nil {
-			return nil, err
-		}
-		if !drop[fm.GroupBook] {
-			ds.Book = b
-		}
-		if !drop[fm.GroupFormation] {
-			ds.Formation = f
-		}
+	ds := &Dataset{Rate: 1}
+	// The first pass: the books, and the number of positions the games
+	// offer (for the sampling rate).
+	b, f, offered, err := countBook(ctx, games, &opts, !drop[fm.GroupBook] || !drop[fm.GroupFormation])
+	if err != nil {
+		return nil, err
 	}
-	book := fm.MergeBooks(ds.Book, ds.Formation)
-	// Games are extracted in parallel in batches of batch games, each
-	// assembled in game order into a chunk.
-	parts := make([]*gameData, batch)
-	for lo := 0; lo < len(games); lo += batch {
-		hi := min(lo+batch, len(games))
-		err := train.ParallelRange(ctx, lo, hi, workers, parts, func(i int) (*gameData, error) {
-			if opts.weightOf(games[i].Source) == 0 {
-				return nil, nil
-			}
-			return extractGame(&games[i], &drop, book)
-		})
+	if !drop[fm.GroupBook] {
+		ds.Book = b
+	}
+	if !drop[fm.GroupFormation] {
+		ds.Formation = f
+	}
+	ds.Offered = offered
+	ds.Rate = opts.rate(offered)
+	if opts.Spill != "" {
+		s, err := newFileStore(opts.Spill)
 		if err != nil {
 			return nil, err
 		}
-		var nm, nf, np int
-		for i := lo; i < hi; i++ {
-			if p := parts[i-lo]; p != nil {
-				np += len(p.posMove)
-				nm += len(p.moveFeat)
-				nf += len(p.feats)
-			}
-		}
-		c := &chunk{posMove: make([]uint32, 0, np+1), played: make([]uint32, 0, np), weight: make([]float32, 0, np),
-			game: make([]int64, 0, np), ply: make([]int32, 0, np),
-			moveFeat: make([]uint32, 0, nm+1), feats: make([]fm.Feature, 0, nf)}
-		for i := lo; i < hi; i++ {
-			p := parts[i-lo]
-			if p == nil {
-				ds.Skipped++
-				continue
-			}
-			w := opts.weightOf(games[i].Source)
-			ds.Games++
-			ds.Forced += p.forced
-			mb, fb := uint32(len(c.moveFeat)), uint32(len(c.feats))
-			for k := range p.posMove {
-				c.posMove = append(c.posMove, mb+p.posMove[k])
-				c.played = append(c.played, mb+p.played[k])
-				c.weight = append(c.weight, float32(w))
-				c.game = append(c.game, games[i].ID)
-				c.ply = append(c.ply, p.ply[k])
-				ds.TotalWeight += float64(float32(w))
-			}
-			for _, o := range p.moveFeat {
-				c.moveFeat = append(c.moveFeat, fb+o)
-			}
-			c.feats = append(c.feats, p.feats...)
-			parts[i-lo] = nil
-		}
-		c.posMove = append(c.posMove, uint32(len(c.moveFeat)))
-		c.moveFeat = append(c.moveFeat, uint32(len(c.feats)))
-		ds.Positions += int64(len(c.played))
-		ds.Moves += int64(len(c.moveFeat) - 1)
-		if len(c.played) > 0 {
-			ds.chunks = append(ds.chunks, c)
-		}
+		ds.store = s
+	} else {
+		ds.store = &memStore{}
+	}
+	if err := ds.collect(ctx, games, &opts, &drop, workers); err != nil {
+		ds.Close()
+		return nil, err
 	}
 	return ds, nil
 }
 
-// countBook counts the opening book of the games of non-zero weight (the
-// moves played from the positions fm.BookCounts accepts) and their
-// formation book.
-func countBook(ctx context.Context, games []Game, opts *DataOptions) (*fm.Book, *fm.Book, error) {
-	var bb fm.BookBuilder
-	var fb fm.FormationBuilder
-	var fc fm.FormationCounts
-	for i := range games {
-		g := &games[i]
-		if opts.weightOf(g.Source) == 0 {
-			continue
+// collect is Collect's second pass: the games' examples, batch by batch
+// into ds's store.
+func (ds *Dataset) collect(ctx context.Context, games Games, opts *DataOptions, drop *[fm.GroupNB]bool, workers int) error {
+	book := fm.MergeBooks(ds.Book, ds.Formation)
+	keep := sampleThreshold(ds.Rate)
+	parts := make([]*gameData, batch)
+	pending := make([]Game, 0, batch)
+	var done int64
+	flush := func() error {
+		err := train.ParallelRange(ctx, 0, len(pending), workers, parts, func(i int) (*gameData, error) {
+			if opts.weightOf(pending[i].Source) == 0 {
+				return nil, nil
+			}
+			return extractGame(&pending[i], drop, book, keep)
+		})
+		if err != nil {
+			return err
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+		if err := ds.addChunk(pending, parts[:len(pending)], opts); err != nil {
+			return err
 		}
-		fc.Reset()
-		if err := countGame(g, &bb, &fc); err != nil {
-			return nil, nil, err
+		done += int64(len(pending))
+		if opts.Progress != nil {
+			opts.Progress(done)
 		}
-		fb.AddGame(&fc)
+		pending = pending[:0]
+		return nil
 	}
-	return bb.Book(), fb.Book(fm.FormationMinGames, fm.FormationMinCount), nil
+	err := games(ctx, func(g *Game) error {
+		pending = append(pending, *g)
+		if len(pending) == batch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil && len(pending) > 0 {
+		err = flush()
+	}
+	return err
 }
 
-// countGame replays g, counting its opening moves into bb (unless nil)
+// addChunk assembles the examples of a batch of games, in order, into a
+// chunk of ds.
+func (ds *Dataset) addChunk(games []Game, parts []*gameData, opts *DataOptions) error {
+	var nm, nf, np int
+	for _, p := range parts {
+		if p != nil {
+			np += len(p.posMove)
+			nm += len(p.moveFeat)
+			nf += len(p.feats)
+		}
+	}
+	c := &chunk{posMove: make([]uint32, 0, np+1), played: make([]uint32, 0, np), weight: make([]float32, 0, np),
+		game: make([]int64, 0, np), ply: make([]int32, 0, np),
+		moveFeat: make([]uint32, 0, nm+1), feats: make([]fm.Feature, 0, nf)}
+	for i, p := range parts {
+		if p == nil {
+			ds.Skipped++
+			continue
+		}
+		w := opts.weightOf(games[i].Source)
+		ds.Games++
+		ds.Forced += p.forced
+		mb, fb := uint32(len(c.moveFeat)), uint32(len(c.feats))
+		for k := range p.posMove {
+			c.posMove = append(c.posMove, mb+p.posMove[k])
+			c.played = append(c.played, mb+p.played[k])
+			c.weight = append(c.weight, float32(w))
+			c.game = append(c.game, games[i].ID)
+			c.ply = append(c.ply, p.ply[k])
+			ds.TotalWeight += float64(float32(w))
+		}
+		for _, o := range p.moveFeat {
+			c.moveFeat = append(c.moveFeat, fb+o)
+		}
+		c.feats = append(c.feats, p.feats...)
+		parts[i] = nil
+	}
+	c.posMove = append(c.posMove, uint32(len(c.moveFeat)))
+	c.moveFeat = append(c.moveFeat, uint32(len(c.feats)))
+	ds.Positions += int64(len(c.played))
+	ds.Moves += int64(len(c.moveFeat) - 1)
+	if len(c.played) == 0 {
+		return nil
+	}
+	return ds.store.add(c)
+}
+
+// countBook counts the opening book of the games of non-zero weight (the
+// moves played from the positions fm.BookCounts accepts) and their
+// formation book, if books, and the positions those games offer. The
+// counts go through bookCounters, so memory does not grow with the
+// number of games, only the books returned do.
+func countBook(ctx context.Context, games Games, opts *DataOptions, books bool) (*fm.Book, *fm.Book, int64, error) {
+	pb := &bookCounter{spill: opts.Spill}
+	fb := &bookCounter{spill: opts.Spill}
+	defer pb.close()
+	defer fb.close()
+	var fc fm.FormationCounts
+	var offered int64
+	var addErr error
+	visit := func(k uint64, n uint32) {
+		if addErr == nil {
+			addErr = fb.add(bookEntry{key: k, count: n, games: 1})
+		}
+	}
+	move := func(k uint64, m kifu.Move16, n uint32) {
+		if addErr == nil {
+			addErr = fb.add(bookEntry{key: k, move: m, count: n})
+		}
+	}
+	err := games(ctx, func(g *Game) error {
+		if opts.weightOf(g.Source) == 0 {
+			return nil
+		}
+		if g.Moves != "" {
+			offered += int64(strings.Count(g.Moves, " ") + 1)
+		}
+		if !books {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		fc.Reset()
+		if err := countGame(g, pb, &fc); err != nil {
+			return err
+		}
+		fc.Each(visit, move)
+		return addErr
+	})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if !books {
+		return nil, nil, offered, nil
+	}
+	// The book keeps the positions counted at least twice, with all their
+	// moves; the formation book the keys of at least FormationMinGames
+	// games, with their moves played at least FormationMinCount times.
+	all := func(bookEntry) bool { return true }
+	book, err := pb.book(func(e bookEntry) bool { return e.count >= 2 }, all)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	form, err := fb.book(func(e bookEntry) bool { return e.games >= fm.FormationMinGames },
+		func(e bookEntry) bool { return e.count >= fm.FormationMinCount })
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return book, form, offered, nil
+}
+
+// countGame replays g, counting its opening moves into book (unless nil)
 // and its formations into fc.
-func countGame(g *Game, bb *fm.BookBuilder, fc *fm.FormationCounts) error {
+func countGame(g *Game, book *bookCounter, fc *fm.FormationCounts) error {
 	pos, err := kifu.ParseSFEN(g.StartSFEN)
 	if err != nil {
 		return fmt.Errorf("train: game %d: %w", g.ID, err)
@@ -315,8 +564,14 @@ func countGame(g *Game, bb *fm.BookBuilder, fc *fm.FormationCounts) error {
 		if err != nil {
 			return fmt.Errorf("train: game %d, move %d (%s): %w", g.ID, j+1, u, err)
 		}
-		if bb != nil && fm.BookCounts(j) {
-			bb.Add(pos, m)
+		if book != nil && fm.BookCounts(j) {
+			k := pos.Key()
+			if err := book.add(bookEntry{key: k, count: 1}); err != nil {
+				return err
+			}
+			if err := book.add(bookEntry{key: k, move: m.Move16(), count: 1}); err != nil {
+				return err
+			}
 		}
 		fc.Add(pos, m)
 		pos.DoMove(m)

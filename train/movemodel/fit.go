@@ -41,26 +41,36 @@ type Result struct {
 
 // objective evaluates the mean weighted negative log-likelihood and its
 // gradient over the dataset at w.
+//
+// The blocks of the sums are the dataset's chunks (batches of games):
+// their gradients are computed separately, by any worker, and added to
+// the total in chunk order, which, not the number of workers, fixes the
+// order of the floating-point sums, so the weights are byte-identical
+// for any number of workers. At most len(slots) chunks are in flight: a
+// worker takes the next chunk only when a slot is free, and the slots
+// are freed in chunk order as they are added, so memory depends on the
+// workers and the features, never on the number of chunks.
 type objective struct {
-	ds        *Dataset
-	workers   int
-	blockGrad [][]float64
-	blockLoss []float64
+	ds      *Dataset
+	workers int
+	slots   []slot
+}
+
+// slot is a chunk in flight: its gradient and loss, and done, which
+// carries the outcome of its computation.
+type slot struct {
+	grad []float64
+	loss float64
+	done chan error
 }
 
 func newObjective(ds *Dataset, workers int) *objective {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	// The blocks are the dataset's chunks (batches of games): their
-	// gradients are computed separately and summed in chunk order, which,
-	// not the number of workers, fixes the order of the floating-point
-	// sums, so the weights are byte-identical for any number of workers.
-	nb := len(ds.chunks)
-	o := &objective{ds: ds, workers: workers, blockLoss: make([]float64, nb)}
-	o.blockGrad = make([][]float64, nb)
-	for b := range o.blockGrad {
-		o.blockGrad[b] = make([]float64, fm.NumFeatures())
+	o := &objective{ds: ds, workers: workers, slots: make([]slot, 2*workers)}
+	for i := range o.slots {
+		o.slots[i] = slot{grad: make([]float64, fm.NumFeatures()), done: make(chan error, 1)}
 	}
 	return o
 }
@@ -68,7 +78,13 @@ func newObjective(ds *Dataset, workers int) *objective {
 // eval returns the weighted sum of -log p(played) over the positions and
 // sets grad to its gradient.
 func (o *objective) eval(ctx context.Context, w, grad []float64) (float64, error) {
-	nb := len(o.ds.chunks)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	nb, ns := o.ds.store.len(), len(o.slots)
+	free := make(chan struct{}, ns)
+	for range ns {
+		free <- struct{}{}
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range o.workers {
@@ -76,26 +92,51 @@ func (o *objective) eval(ctx context.Context, w, grad []float64) (float64, error
 		go func() {
 			defer wg.Done()
 			var scores [1024]float64
+			var buf chunk
 			for {
-				b := int(next.Add(1) - 1)
-				if b >= nb || ctx.Err() != nil {
+				select {
+				case <-free:
+				case <-ctx.Done():
 					return
 				}
-				o.blockLoss[b] = block(o.ds.chunks[b], w, o.blockGrad[b], scores[:])
+				b := int(next.Add(1) - 1)
+				if b >= nb {
+					return
+				}
+				s := &o.slots[b%ns]
+				c, err := o.ds.store.get(b, &buf)
+				if err == nil {
+					s.loss = block(c, w, s.grad, scores[:])
+				}
+				s.done <- err
 			}
 		}()
 	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
 	clear(grad)
 	loss := 0.0
+	var err error
 	for b := range nb {
-		loss += o.blockLoss[b]
-		for i, v := range o.blockGrad[b] {
+		s := &o.slots[b%ns]
+		select {
+		case err = <-s.done:
+		case <-ctx.Done():
+		}
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			break
+		}
+		loss += s.loss
+		for i, v := range s.grad {
 			grad[i] += v
 		}
+		free <- struct{}{}
+	}
+	cancel()
+	wg.Wait()
+	if err != nil {
+		return 0, err
 	}
 	return loss, nil
 }

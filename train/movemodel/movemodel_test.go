@@ -3,6 +3,7 @@ package movemodel
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"slices"
 
@@ -47,30 +48,98 @@ func proGames(t *testing.T, n int) ([]Game, []string) {
 	return gs, paths
 }
 
-// TestFitDeterministic fits the same games with 1 and 2 workers (both
-// for the features and the gradient) and wants byte-identical weights.
+// TestFitDeterministic fits the same games with 1, 2 and 3 workers (both
+// for the features and the gradient), with the examples in memory and
+// spilled to a file, and wants byte-identical weights: 2 and 3 workers
+// have 4 and 6 chunks in flight of the 7, so the gradient's sums are
+// reduced out of the order the chunks were computed in.
 func TestFitDeterministic(t *testing.T) {
-	games, _ := proGames(t, 6)
+	games, _ := proGames(t, 13)
 	defer func(b int) { batch = b }(batch)
-	batch = 2 // 3 chunks
+	batch = 2 // 7 chunks
 	ctx := context.Background()
 	var ws [][]float64
-	for _, workers := range []int{1, 2, 3} {
-		ds, err := Collect(ctx, games, DataOptions{Workers: workers})
-		if err != nil {
-			t.Fatal(err)
+	var names []string
+	for _, spill := range []bool{false, true} {
+		for _, workers := range []int{1, 2, 3} {
+			opts := DataOptions{Workers: workers}
+			if spill {
+				opts.Spill = t.TempDir()
+			}
+			ds, err := Collect(ctx, SliceGames(games), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ds.store.len() != 7 {
+				t.Fatalf("%d chunks, want 7", ds.store.len())
+			}
+			res, err := Fit(ctx, ds, FitOptions{L2: 1e-4, Iterations: 8, Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ds.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if spill {
+				if left, _ := os.ReadDir(opts.Spill); len(left) != 0 {
+					t.Fatalf("the spill folder holds %d files after Close", len(left))
+				}
+			}
+			ws = append(ws, res.Weights)
+			names = append(names, fmt.Sprintf("%d workers, spill %v", workers, spill))
 		}
-		res, err := Fit(ctx, ds, FitOptions{L2: 1e-4, Iterations: 8, Workers: workers})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws = append(ws, res.Weights)
 	}
 	for k := 1; k < len(ws); k++ {
 		for i := range ws[0] {
 			if math.Float64bits(ws[0][i]) != math.Float64bits(ws[k][i]) {
-				t.Fatalf("weight %d (%s): %v with 1 worker, %v with %d", i, fm.Name(i), ws[0][i], ws[k][i], k+1)
+				t.Fatalf("weight %d (%s): %v with %s, %v with %s", i, fm.Name(i), ws[0][i], names[0], ws[k][i], names[k])
 			}
+		}
+	}
+}
+
+// TestSpillRoundTrip checks that the chunks read back from the spill
+// file are those extracted, and that the file takes less room than the
+// examples in memory.
+func TestSpillRoundTrip(t *testing.T) {
+	games, _ := proGames(t, 5)
+	defer func(b int) { batch = b }(batch)
+	batch = 2
+	ctx := context.Background()
+	mem, err := Collect(ctx, SliceGames(games), DataOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk, err := Collect(ctx, SliceGames(games), DataOptions{Spill: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer disk.Close()
+	if mem.store.len() != disk.store.len() || mem.Positions != disk.Positions || mem.Moves != disk.Moves {
+		t.Fatalf("memory %d chunks %d positions %d moves, disk %d %d %d", mem.store.len(), mem.Positions, mem.Moves,
+			disk.store.len(), disk.Positions, disk.Moves)
+	}
+	var buf chunk
+	for k := range mem.store.len() {
+		a, _ := mem.store.get(k, nil)
+		b, err := disk.store.get(k, &buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.posMove, b.posMove) || !slices.Equal(a.played, b.played) || !slices.Equal(a.weight, b.weight) ||
+			!slices.Equal(a.game, b.game) || !slices.Equal(a.ply, b.ply) || !slices.Equal(a.moveFeat, b.moveFeat) ||
+			!slices.Equal(a.feats, b.feats) {
+			t.Fatalf("chunk %d read back differs", k)
+		}
+	}
+	if disk.Bytes() >= mem.Bytes() {
+		t.Errorf("spilled %d bytes for %d in memory: want fewer", disk.Bytes(), mem.Bytes())
+	}
+	t.Logf("%d positions, %d moves: %d bytes in memory, %d spilled", disk.Positions, disk.Moves, mem.Bytes(), disk.Bytes())
+	raw := append([]byte(nil), disk.store.(*fileStore).enc...)
+	for _, n := range []int{0, 1, len(raw) / 2, len(raw) - 1} {
+		if err := decodeChunk(raw[:n], &chunk{}); err == nil {
+			t.Errorf("a chunk cut to %d of %d bytes decodes", n, len(raw))
 		}
 	}
 }
@@ -80,7 +149,7 @@ func TestFitDeterministic(t *testing.T) {
 func TestGradient(t *testing.T) {
 	games, _ := proGames(t, 1)
 	ctx := context.Background()
-	ds, err := Collect(ctx, games, DataOptions{})
+	ds, err := Collect(ctx, SliceGames(games), DataOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +192,7 @@ func TestGradient(t *testing.T) {
 func TestStoreGenerate(t *testing.T) {
 	games, paths := proGames(t, 3)
 	ctx := context.Background()
-	ds, err := Collect(ctx, games, DataOptions{})
+	ds, err := Collect(ctx, SliceGames(games), DataOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,7 +393,7 @@ func genLiteral(t *testing.T, src []byte, name string) *ast.CompositeLit {
 // features those of the dataset; and the same bytes twice.
 func TestWriteExamples(t *testing.T) {
 	games, _ := proGames(t, 2)
-	ds, err := Collect(context.Background(), games, DataOptions{})
+	ds, err := Collect(context.Background(), SliceGames(games), DataOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +441,8 @@ func TestWriteExamples(t *testing.T) {
 		t.Fatalf("%d rows, %d played; want %d moves, %d positions", rows, played, ds.Moves, ds.Positions)
 	}
 	var want []fm.Feature
-	for _, c := range ds.chunks {
+	for k := range ds.store.len() {
+		c, _ := ds.store.get(k, &chunk{})
 		want = append(want, c.feats...)
 	}
 	if !slices.Equal(flat, want) {

@@ -18,7 +18,7 @@ import (
 // version) and the field descriptions.
 func TestWriteExamplesParquet(t *testing.T) {
 	games, _ := proGames(t, 2)
-	ds, err := Collect(context.Background(), games, DataOptions{})
+	ds, err := Collect(context.Background(), SliceGames(games), DataOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

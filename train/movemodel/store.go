@@ -293,3 +293,25 @@ func readBook(ctx context.Context, q interface {
 	}
 	return b, nil
 }
+
+// CheckWritable makes sure that the model can be written to the database
+// db before a fit spends its time: it creates the model's tables if need
+// be and takes the database's write lock, then lets it go.
+func CheckWritable(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("train: the database cannot take the model: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, Schema); err != nil {
+		return fmt.Errorf("train: the database cannot take the model: %w", err)
+	}
+	// A write that changes nothing, so that a read-only database fails here.
+	if _, err := tx.ExecContext(ctx, `UPDATE model_runs SET id = id WHERE id = (SELECT max(id) FROM model_runs)`); err != nil {
+		return fmt.Errorf("train: the database cannot take the model: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("train: the database cannot take the model: %w", err)
+	}
+	return nil
+}

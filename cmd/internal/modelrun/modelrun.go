@@ -20,18 +20,52 @@ import (
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/cmd/internal/atomicfile"
 	"github.com/rpshogi/rpshogi/cmd/internal/dbopen"
+	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/schollz/progressbar/v3"
 )
 
 // The defaults of "model fit", which the pipeline uses. DefaultL2 is the
 // committed model's λ, the best of 3e-5, 1e-4 and 3e-4 on the validation
 // split of docs/probabilities.md ("Session 9"; 1e-5 lost to it with
 // feature version 2).
+//
+// DefaultMaxPositions bounds the positions a fit samples (see
+// movemodel.DataOptions.MaxPositions and docs/scale.md): about nine times
+// the 221k positions of the shared corpus's training games, which are
+// all kept.
 const (
-	DefaultIterations = 100
-	DefaultL2         = 1e-4
+	DefaultIterations   = 100
+	DefaultL2           = 1e-4
+	DefaultMaxPositions = 2_000_000
 )
+
+// Bars shows the fit's progress on w as bars with the time left: the
+// games extracted, then the iterations.
+func Bars(fo *FitOptions, w io.Writer) {
+	var games *progressbar.ProgressBar
+	fo.Extracted = func(done, total int64) {
+		if games == nil {
+			games = progress.Bar(w, "model fit: extracting games", total, false)
+		}
+		games.Set64(done)
+		if done == total {
+			games.Finish()
+		}
+	}
+	var its *progressbar.ProgressBar
+	fo.Progress = func(it int, obj, _ float64) {
+		if its == nil {
+			its = progress.Bar(w, "model fit: iterations", int64(fo.Fit.Iterations), false)
+		}
+		its.Describe(fmt.Sprintf("model fit: objective %.5f", obj))
+		its.Set(it)
+		if it == fo.Fit.Iterations {
+			its.Finish()
+		}
+	}
+}
 
 // ReadIfAny returns the move model of the training database db, or nil
 // when it has none (no fit yet, or a database from before the model).
@@ -84,7 +118,8 @@ func Desc(iterations int, l2 float64, weights, without []string, maxGames int) s
 // does to w.
 func PipelineStep(ctx context.Context, w io.Writer, db, out string) error {
 	return Fit(ctx, FitOptions{DB: db, Out: out, Fit: movemodel.FitOptions{L2: DefaultL2, Iterations: DefaultIterations},
-		Desc: Desc(DefaultIterations, DefaultL2, nil, nil, 0)}, w, w)
+		Data: movemodel.DataOptions{MaxPositions: DefaultMaxPositions},
+		Desc: Desc(DefaultIterations, DefaultL2, nil, nil, 0) + fmt.Sprintf(" sample=1 max-positions=%d", DefaultMaxPositions)}, w, w)
 }
 
 // FitOptions configures Fit.
@@ -92,10 +127,16 @@ type FitOptions struct {
 	DB    string // the training database (written: the model is stored in it)
 	Out   string // if not "", also write the model as Go source to this file
 	Arrow string // if not "", also write the training examples into this folder
+	// Spill is the folder of the examples file, which has no name while
+	// the fit runs ("": the database's folder; see movemodel.DataOptions).
+	Spill string
 	Data  movemodel.DataOptions
 	Fit   movemodel.FitOptions
 	// Desc describes the options in model_runs.
 	Desc string
+	// Extracted, if set, is called with the games extracted so far and
+	// their total, from the start.
+	Extracted func(done, total int64)
 	// Progress, if set, is called after each iteration instead of the
 	// line Fit prints every tenth.
 	Progress func(it int, objective, loglik float64)
@@ -104,24 +145,43 @@ type FitOptions struct {
 // Fit fits the move model on the games counted in the training database
 // opts.DB and stores it there (replacing its model), printing what it
 // does to w and every tenth iteration to progress (or calling
-// opts.Progress).
+// opts.Progress). The games are read from the database a page at a time
+// and their examples spilled to a file as they are extracted, so memory
+// does not grow with the number of games. A database the fit could not
+// write fails before the extraction.
 func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 	db, err := train.OpenWritable(opts.DB)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	if err := movemodel.CheckWritable(ctx, db); err != nil {
+		return err
+	}
 	start := time.Now()
-	games, err := movemodel.ReadGames(ctx, db)
+	data := opts.Data
+	data.Spill = opts.Spill
+	if data.Spill == "" {
+		data.Spill = filepath.Dir(opts.DB)
+	}
+	if opts.Extracted != nil {
+		var total int64
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM game_stats`).Scan(&total); err != nil {
+			return fmt.Errorf("train: counting games: %w", err)
+		}
+		if data.MaxGames > 0 {
+			total = min(total, int64(data.MaxGames))
+		}
+		opts.Extracted(0, total)
+		data.Progress = func(done int64) { opts.Extracted(done, total) }
+	}
+	ds, err := movemodel.Collect(ctx, movemodel.DBGames(db), data)
 	if err != nil {
 		return err
 	}
-	ds, err := movemodel.Collect(ctx, games, opts.Data)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "games %d (%d left out by weight 0), positions %d (+%d forced, left out), legal moves %d, features %d, %.1fs\n",
-		ds.Games, ds.Skipped, ds.Positions, ds.Forced, ds.Moves, fm.NumFeatures(), time.Since(start).Seconds())
+	defer ds.Close()
+	fmt.Fprintf(w, "games %d (%d left out by weight 0), positions %d of %d offered (sampled %.3g; +%d forced, left out), legal moves %d, features %d, examples %.1f MB, %.1fs\n",
+		ds.Games, ds.Skipped, ds.Positions, ds.Offered, ds.Rate, ds.Forced, ds.Moves, fm.NumFeatures(), float64(ds.Bytes())/1e6, time.Since(start).Seconds())
 	if opts.Arrow != "" {
 		meta, err := train.ReadFileMeta(ctx, db)
 		if err != nil {

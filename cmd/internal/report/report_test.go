@@ -96,7 +96,7 @@ func fit(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	ds, err := movemodel.Collect(ctx, games, movemodel.DataOptions{})
+	ds, err := movemodel.Collect(ctx, movemodel.SliceGames(games), movemodel.DataOptions{})
 	if err != nil {
 		return err
 	}
