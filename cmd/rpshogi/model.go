@@ -61,6 +61,15 @@ weights are the same for any --workers. They replace the database's model
 recorded in model_runs; --out also writes them as Go source, --arrow the
 training examples (the feature IDs of every legal move, the played move).
 
+Memory does not grow with the number of games: the games are read from the
+database a page at a time, and their examples are written as they are
+extracted to a file beside the database (--spill DIR elsewhere) that has no
+name while the fit runs (nothing is left behind, even when the fit is
+killed) and read back on every iteration; it takes about 7.6 KB per
+position. The positions may be sampled (--sample; by default down to about
+--max-positions): the same games keep the same positions, whatever their
+order. A database the model cannot be written to fails before the work.
+
 --weight SUBSTRING=W weighs the positions of the games whose source path
 contains SUBSTRING by W (0 leaves them out); the first match wins.
 --without GROUP,... leaves feature groups out (ablation): ` + modelrun.GroupList(),
