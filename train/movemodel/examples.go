@@ -124,10 +124,12 @@ func (s *fileStore) close() error { return closeSpillFile(s.f) }
 // features); then per position its number of legal moves, the played
 // move's index among them, its weight (float32 bits, little-endian), its
 // game (a varint, the difference from the previous position's) and its
-// ply; then per move its number of features; then every move's features,
-// each as the zigzag varint of its difference from the move's previous
-// feature (the first from 0). Extract gives a move's features mostly in
-// increasing order, so most take one byte.
+// ply; then per move its number of features (one byte: fm.MaxActive <
+// 256); then every move's features, two bytes each, little-endian. The
+// features are most of the bytes and are read on every pass of the fit:
+// fixed-width, they decode at the speed of a copy (a varint of their
+// differences took 1.7 bytes instead of 2 and decoded 6 times slower
+// than the pass that reads them).
 
 func encodeChunk(b []byte, c *chunk) []byte {
 	np, nm := len(c.played), len(c.moveFeat)-1
@@ -144,14 +146,10 @@ func encodeChunk(b []byte, c *chunk) []byte {
 		b = binary.AppendUvarint(b, uint64(c.ply[i]))
 	}
 	for j := range nm {
-		b = binary.AppendUvarint(b, uint64(c.moveFeat[j+1]-c.moveFeat[j]))
+		b = append(b, byte(c.moveFeat[j+1]-c.moveFeat[j]))
 	}
-	for j := range nm {
-		last := 0
-		for _, f := range c.feats[c.moveFeat[j]:c.moveFeat[j+1]] {
-			b = binary.AppendVarint(b, int64(int(f)-last))
-			last = int(f)
-		}
+	for _, f := range c.feats {
+		b = binary.LittleEndian.AppendUint16(b, f)
 	}
 	return b
 }
@@ -190,25 +188,29 @@ func decodeChunk(raw []byte, c *chunk) error {
 	if int(m) != nm {
 		return errCorrupt
 	}
+	if len(r.b) != nm+2*nf {
+		return errCorrupt
+	}
 	k := uint32(0)
-	for j := range nm {
+	for j, n := range r.b[:nm] {
 		c.moveFeat[j] = k
-		k += uint32(r.uvarint())
+		k += uint32(n)
 	}
 	c.moveFeat[nm] = k
 	if int(k) != nf {
 		return errCorrupt
 	}
-	for j := range nm {
-		last := int64(0)
-		for x := c.moveFeat[j]; x < c.moveFeat[j+1]; x++ {
-			last += r.varint()
-			if last < 0 || last >= int64(fm.NumFeatures()) {
-				return errCorrupt
-			}
-			c.feats[x] = fm.Feature(last)
-		}
+	fs := r.b[nm : nm+2*len(c.feats)]
+	hi := uint16(0)
+	for x := range c.feats {
+		f := uint16(fs[2*x]) | uint16(fs[2*x+1])<<8
+		c.feats[x] = f
+		hi = max(hi, f)
 	}
+	if nf > 0 && int(hi) >= fm.NumFeatures() {
+		return errCorrupt
+	}
+	r.b = nil
 	if r.bad || len(r.b) != 0 {
 		return errCorrupt
 	}

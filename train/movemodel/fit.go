@@ -54,6 +54,7 @@ type objective struct {
 	ds      *Dataset
 	workers int
 	slots   []slot
+	bufs    []chunk // each worker's chunk, decoded from a spill file
 }
 
 // slot is a chunk in flight: its gradient and loss, and done, which
@@ -68,7 +69,7 @@ func newObjective(ds *Dataset, workers int) *objective {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	o := &objective{ds: ds, workers: workers, slots: make([]slot, 2*workers)}
+	o := &objective{ds: ds, workers: workers, slots: make([]slot, 2*workers), bufs: make([]chunk, workers)}
 	for i := range o.slots {
 		o.slots[i] = slot{grad: make([]float64, fm.NumFeatures()), done: make(chan error, 1)}
 	}
@@ -87,12 +88,12 @@ func (o *objective) eval(ctx context.Context, w, grad []float64) (float64, error
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range o.workers {
+	for k := range o.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var scores [1024]float64
-			var buf chunk
+			buf := &o.bufs[k]
 			for {
 				select {
 				case <-free:
@@ -104,7 +105,7 @@ func (o *objective) eval(ctx context.Context, w, grad []float64) (float64, error
 					return
 				}
 				s := &o.slots[b%ns]
-				c, err := o.ds.store.get(b, &buf)
+				c, err := o.ds.store.get(b, buf)
 				if err == nil {
 					s.loss = block(c, w, s.grad, scores[:])
 				}
