@@ -187,8 +187,13 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 	if !opts.NoReport {
 		stopSpin := progress.Spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[3/%d] report", pipedir.Steps))
-		page, err := report.BuildTo(ctx, report.Options{DB: dbPath, Ingest: iopts}, filepath.Join(opts.Out, pipedir.Report))
+		var warnings []string
+		page, err := report.BuildTo(ctx, report.Options{DB: dbPath, Ingest: iopts, Warn: func(w string) { warnings = append(warnings, w) }},
+			filepath.Join(opts.Out, pipedir.Report))
 		stopSpin()
+		for _, w := range warnings {
+			fmt.Fprintln(opts.IO.ErrOut, "report: warning:", w)
+		}
 		if err != nil {
 			return interrupted(ctx, err, "after step 3: the database, table and model are written; the report was not (rpshogi report --db "+dbPath+" writes it)")
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
+	"github.com/rpshogi/rpshogi/cmd/internal/craeval"
 	"github.com/rpshogi/rpshogi/train"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -100,7 +100,7 @@ func Render(d *Data) ([]byte, error) {
 		Version   int
 		RankBins  []string
 		CRAOrders []craOrder
-	}{d, byID, strings.Join(ids, " "), categorize.ListVersion, craexp.RankBins, craOrders})
+	}{d, byID, strings.Join(ids, " "), categorize.ListVersion, craeval.RankBins, craOrders})
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -112,8 +112,8 @@ type craOrder struct {
 	Name  string
 }
 
-var craOrders = []craOrder{{craexp.OrderPaper, "paper (17 ranks)"}, {craexp.OrderOurs, "ours (ranks, then P)"}, {craexp.OrderProb, "probability only"},
-	{craexp.OrderModel, "model only"}, {craexp.OrderPaperModel, "paper, then model"}, {craexp.OrderOursModel, "ours (tiers), model"}}
+var craOrders = []craOrder{{craeval.OrderPaper, "paper (17 ranks)"}, {craeval.OrderOurs, "ours (ranks, then P)"}, {craeval.OrderProb, "probability only"},
+	{craeval.OrderModel, "model only"}, {craeval.OrderPaperModel, "paper, then model"}, {craeval.OrderOursModel, "ours (tiers), model"}}
 
 var funcs = template.FuncMap{
 	"pct": func(v float64) string {
@@ -135,7 +135,7 @@ var funcs = template.FuncMap{
 	"share": func(n, total int) string {
 		return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(max(total, 1)))
 	},
-	"hist": func(t *craexp.Tables, o, b int) int { return t.Hist[o][b] },
+	"hist": func(t *craeval.Tables, o, b int) int { return t.Hist[o][b] },
 	"short": func(s string) string {
 		if len(s) > 16 {
 			return s[:16] + "…"
@@ -166,10 +166,13 @@ figure.plot svg { max-width: 100%; height: auto; }
 figcaption { font-size: 90%; color: #555; }
 code { background: #f4f4f4; padding: 0 0.2em; }
 .note { color: #a50; }
+.warning { color: #a50; border-left: 4px solid #a50; padding: 0.2em 0.6em; overflow-wrap: anywhere; }
 </style>
 </head>
 <body data-plots="{{.PlotIDs}}">
 <h1>rpshogi report</h1>
+{{range .Warnings}}<p class="warning">Warning: {{.}}</p>
+{{end}}
 <p>Database <code>{{.DB}}</code>: {{.Games}} games, {{.Total.Positions}} positions ({{.Total.Forced}} forced).</p>
 
 <h2 id="table1">Transition probabilities beside the paper's Table 1</h2>
@@ -184,6 +187,7 @@ code { background: #f4f4f4; padding: 0 0.2em; }
 
 <h2 id="estimators">The move model against the other estimators</h2>
 {{if .Estimates}}<p>Measured on {{.Estimates.Games}} games, {{.Estimates.Positions}} positions of {{range $i, $p := .EvalPaths}}{{if lt $i 3}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}{{end}}{{if gt (len .EvalPaths) 3}} and {{len .EvalPaths}} paths in all{{end}}{{if .InSample}} — <span class="note">in-sample: the database's own training inputs (give <code>--eval PATH</code> for held-out games)</span>{{else}} ({{.Estimates.Excluded}} games left out as trained on){{end}}.</p>
+<p>Move model: {{.ModelName}}.</p>
 {{.Plot.topk}}
 <table>
 <tr><th>estimator</th><th>top 1</th><th>top 3</th><th>top 5</th><th>log-likelihood</th></tr>
@@ -196,7 +200,7 @@ code { background: #f4f4f4; padding: 0 0.2em; }
 {{else}}<p class="note">{{.EvalNote}}</p>{{end}}
 
 <h2 id="cra">CRA Tables 1-2</h2>
-{{with .CRA}}<p>{{.Games}} games; probabilities: {{.Probability}}.</p>
+{{with .CRA}}<p>{{.Games}} games; probabilities: {{.Probability}}; model orderings: {{.Model}}.</p>
 {{index $.Plot "cra-table1"}}
 <table>
 <tr><th>move numbers</th><th>positions</th><th>legal (avg)</th><th>relevant (avg)</th><th>savings</th><th>accuracy</th></tr>

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
+	"github.com/rpshogi/rpshogi/cmd/internal/craeval"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
 	"github.com/rpshogi/rpshogi/train"
 	"gonum.org/v1/plot"
@@ -201,7 +201,7 @@ func topKPlot(names []string, metrics []train.Metrics) (*plot.Plot, error) {
 }
 
 // craSavingsPlot is CRA Table 1: savings and accuracy by move number.
-func craSavingsPlot(t *craexp.Tables) (*plot.Plot, error) {
+func craSavingsPlot(t *craeval.Tables) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "CRA Table 1: moves pruned and accuracy, by move number"
 	p.X.Label.Text = "move number (middle of the range)"
@@ -239,20 +239,20 @@ func craSavingsPlot(t *craexp.Tables) (*plot.Plot, error) {
 
 // craRanksPlot is CRA Table 2: the cumulative share of played moves by
 // rank bin, per ordering.
-func craRanksPlot(t *craexp.Tables) (*plot.Plot, error) {
+func craRanksPlot(t *craeval.Tables) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "CRA Table 2: rank of the played move (cumulative)"
 	p.Y.Label.Text = "% of played moves at this rank or better"
 	orders := []struct {
 		o    int
 		name string
-	}{{craexp.OrderPaper, "paper (17 ranks)"}, {craexp.OrderOurs, "ours (ranks, then P)"}, {craexp.OrderProb, "probability only"},
-		{craexp.OrderModel, "move model only"}, {craexp.OrderOursModel, "ours (tiers), model"}}
+	}{{craeval.OrderPaper, "paper (17 ranks)"}, {craeval.OrderOurs, "ours (ranks, then P)"}, {craeval.OrderProb, "probability only"},
+		{craeval.OrderModel, "move model only"}, {craeval.OrderOursModel, "ours (tiers), model"}}
 	n := float64(max(t.Total.Positions, 1))
 	for k, o := range orders {
 		var xy plotter.XYs
 		cum := 0
-		for b := range craexp.RankBins {
+		for b := range craeval.RankBins {
 			cum += t.Hist[o.o][b]
 			xy = append(xy, plotter.XY{X: float64(b), Y: 100 * float64(cum) / n})
 		}
@@ -265,7 +265,7 @@ func craRanksPlot(t *craexp.Tables) (*plot.Plot, error) {
 		p.Add(l, pts)
 		p.Legend.Add(o.name, l, pts)
 	}
-	p.NominalX(craexp.RankBins[:]...)
+	p.NominalX(craeval.RankBins[:]...)
 	p.Y.Min, p.Y.Max = 0, 100
 	p.Legend.Top = false
 	p.Add(plotter.NewGrid())

@@ -135,7 +135,9 @@ func TestReportPage(t *testing.T) {
 	if !strings.Contains(page, `data-plots="`+strings.Join(allPlots, " ")+`"`) {
 		t.Errorf("the page lists other plots: %s", regexp.MustCompile(`data-plots="[^"]*"`).FindString(page))
 	}
-	for _, s := range []string{"rp vs depth", "107.5", "[-20.1, 250.3]", "move model", "recapture", "Corpus digest <code>", "in-sample"} {
+	for _, s := range []string{"rp vs depth", "107.5", "[-20.1, 250.3]", "move model", "recapture", "Corpus digest <code>", "in-sample",
+		"model orderings: the move model of the database " + filepath.Join(filepath.Dir(filepath.Dir(testPage(t))), "rp.sqlite"),
+		"Move model: the move model of the database ", `<p class="warning">Warning: in-sample`} {
 		if !strings.Contains(page, s) {
 			t.Errorf("the page does not say %q", s)
 		}
