@@ -96,7 +96,7 @@ func (w *markWriter) String() string {
 
 // killPoints are the crashHook points TestKilledTrainRuns kills at, in
 // turn, every other run.
-var killPoints = []string{"written", "commit", "published", "positions", "counts"}
+var killPoints = []string{"written", "commit", "published", "positions.parquet", "positions", "counts.parquet", "counts", "manifest"}
 
 // TestKilledTrainRuns (issue 13, item 18) kills -kills training runs
 // (children re-executing the test binary) with SIGKILL, at random times (a fixed
@@ -248,6 +248,13 @@ func TestKilledTrainRuns(t *testing.T) {
 			}
 			inStep = err == nil
 		}
+		// A reader of the folder alone (CheckFiles) never takes stale
+		// files for current ones.
+		if _, err := CheckFiles(adir); err == nil && !inStep {
+			t.Fatalf("%s: the Arrow files are out of step with the database, but %s says they are current", what, FilesManifest)
+		} else if err != nil && !errors.Is(err, ErrArrowStale) {
+			t.Fatalf("%s: %v", what, err)
+		}
 		for _, f := range []struct {
 			name     string
 			old, new []byte
@@ -307,7 +314,10 @@ func TestKilledTrainRuns(t *testing.T) {
 			}
 			return err
 		})
-		if want := []string{"arrow/counts.arrow", "arrow/counts.parquet", "arrow/positions.arrow", "arrow/positions.parquet", "rp.sqlite"}; !slices.Equal(files, want) {
+		if _, err := CheckFiles(adir); err != nil {
+			t.Fatalf("%s: the run after: %v", what, err)
+		}
+		if want := []string{"arrow/counts.arrow", "arrow/counts.parquet", "arrow/positions.arrow", "arrow/positions.parquet", "arrow/" + FilesManifest, "rp.sqlite"}; !slices.Equal(files, want) {
 			t.Fatalf("%s: after the run after, the files are %s", what, strings.Join(files, " "))
 		}
 		k = next
@@ -324,4 +334,76 @@ func TestKilledTrainRuns(t *testing.T) {
 	}
 	slices.Sort(lines)
 	t.Logf("%d runs killed (Train in an unkilled run takes %v):\n%s", kills, full, strings.Join(lines, "\n"))
+}
+
+// TestKilledAtEachRename kills a second training run at each point
+// around its commit and its renames (crashHook; killPoints), and checks
+// that a reader of the Arrow folder alone can tell stale files from
+// current ones: CheckFiles accepts the folder only when its files are
+// those the database describes (CheckArrow) and the manifest names the
+// database's run and corpus digest; killed between the commit and the
+// manifest, the folder is always reported stale.
+func TestKilledAtEachRename(t *testing.T) {
+	if os.Getenv(killEnv) != "" {
+		t.Skip("in the child")
+	}
+	dir := t.TempDir()
+	paths := bundledGames(t, filepath.Join(dir, "in"), 6)
+	afterCommit := false
+	for _, point := range killPoints {
+		work := filepath.Join(dir, point)
+		db, adir := filepath.Join(work, "rp.sqlite"), filepath.Join(work, "arrow")
+		train(t, db, Options{Ingest: includeAll(2), ArrowDir: adir}, paths[:3]...)
+		m, err := CheckFiles(adir)
+		if err != nil {
+			t.Fatalf("after the first run: %v", err)
+		}
+		first := m.RunID
+
+		spec, _ := json.Marshal(killSpec{DB: db, Arrow: adir, Paths: paths[3:], Point: point})
+		cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), killEnv+"="+string(spec))
+		out, err := cmd.CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("%s: the child was not killed: %v\n%s", point, err, out)
+		}
+
+		h, err := OpenReadOnly(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inStep := CheckArrow(context.Background(), h, adir)
+		fm, err := ReadFileMeta(context.Background(), h)
+		h.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		afterCommit = afterCommit || point == "commit"
+		m, err = CheckFiles(adir)
+		switch {
+		case err != nil && !errors.Is(err, ErrArrowStale):
+			t.Fatalf("%s: %v", point, err)
+		case err == nil && inStep != nil:
+			t.Errorf("killed at %s: the files are out of step (%v), but %s says they are current", point, inStep, FilesManifest)
+		case err == nil && (m.RunID != fm.RunID || m.CorpusDigest != fm.CorpusDigest):
+			t.Errorf("killed at %s: %s names run %d (%s), the database is at run %d (%s)", point, FilesManifest, m.RunID, m.CorpusDigest, fm.RunID, fm.CorpusDigest)
+		case err == nil && point != "manifest":
+			t.Errorf("killed at %s: %s says the files are current before the run wrote it", point, FilesManifest)
+		case err != nil && point == "manifest":
+			t.Errorf("killed after the manifest: %v", err)
+		case err != nil && afterCommit && fm.RunID == first:
+			t.Errorf("killed at %s, after the commit: the database did not move on (run %d)", point, fm.RunID)
+		}
+		if err != nil {
+			t.Logf("killed at %s: a reader of the folder alone is told: %v", point, err)
+		}
+
+		// The next run puts everything in step and writes the manifest.
+		train(t, db, Options{Ingest: includeAll(2), ArrowDir: adir}, paths[3:]...)
+		arrowInStep(t, db, adir)
+		if _, err := CheckFiles(adir); err != nil {
+			t.Fatalf("%s: the run after: %v", point, err)
+		}
+	}
 }

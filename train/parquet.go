@@ -218,6 +218,7 @@ func (p *published) commit() error {
 		p.arrow.discard()
 		return err
 	}
+	hook(filepath.Base(p.parquet.final))
 	return p.arrow.commit()
 }
 

@@ -83,8 +83,10 @@ type Result struct {
 
 // crashHook, if set (by tests), is called at the named points of a run:
 // "written" (everything written, before the commit), "commit" (just
-// after it), "published" (the database closed and named), "positions"
-// (positions.arrow renamed), "counts" (counts.arrow renamed).
+// after it), "published" (the database closed and named),
+// "positions.parquet" (renamed), "positions" (positions.arrow renamed),
+// "counts.parquet", "counts" (counts.arrow renamed), "manifest"
+// (FilesManifest written).
 var crashHook func(point string)
 
 func hook(point string) {
@@ -114,7 +116,9 @@ func hook(point string) {
 // given its name after the commit, so a first run killed before leaves
 // no database. The Arrow files are renamed into place after the commit;
 // a later run that finds them out of step rebuilds them (see
-// Options.ArrowDir and CheckArrow). A damaged database (PRAGMA
+// Options.ArrowDir and CheckArrow). Their manifest (FilesManifest) is
+// removed before the commit and written after the last rename, so that
+// the folder alone tells whether they are current (CheckFiles). A damaged database (PRAGMA
 // quick_check) is an error wrapping ErrDamaged.
 func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*Result, error) {
 	start := time.Now()
@@ -126,7 +130,7 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 		if err := os.MkdirAll(opts.ArrowDir, 0o755); err != nil {
 			return nil, fmt.Errorf("%w: %w", errArrowDir, err)
 		}
-		if err := removeStaleTemps(opts.ArrowDir, PositionsFile, CountsFile, PositionsParquet, CountsParquet); err != nil {
+		if err := removeStaleTemps(opts.ArrowDir, PositionsFile, CountsFile, PositionsParquet, CountsParquet, FilesManifest); err != nil {
 			return nil, err
 		}
 	}
@@ -146,6 +150,7 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 		}
 	}()
 	res := &Result{}
+	manifest := &manifestState{dir: opts.ArrowDir}
 	err = ingest.Update(ctx, tdb.db, func(tx *sql.Tx) error {
 		store, err := ingest.NewStore(ctx, tx)
 		if err != nil {
@@ -277,10 +282,24 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 				return fmt.Errorf("train: writing meta: %w", err)
 			}
 		}
+		if opts.ArrowDir != "" {
+			// The manifest goes before the commit when the files will
+			// change, and comes back, naming the new files, after the
+			// last rename (FilesManifest).
+			if arrowPos != nil {
+				if err := manifest.remove(); err != nil {
+					return err
+				}
+			}
+			if manifest.next, err = manifestOf(ctx, tx); err != nil {
+				return err
+			}
+		}
 		hook("written")
 		return nil
 	})
 	if err != nil {
+		manifest.restore()
 		return res, damaged(dbPath, err)
 	}
 	hook("commit")
@@ -310,6 +329,10 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 			return res, err
 		}
 	}
+	if err := manifest.write(); err != nil {
+		return res, err
+	}
+	hook("manifest")
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

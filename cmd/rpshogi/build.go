@@ -6,6 +6,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/cmd/internal/buildsrc"
 	"github.com/rpshogi/rpshogi/cmd/internal/enginebuild"
+	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/spf13/cobra"
 )
 
@@ -63,7 +64,15 @@ func runBuild(ctx context.Context, opts *buildOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := enginebuild.Build(ctx, table, model, opts.Out); err != nil {
+	// The compile is long and silent: say so before it starts.
+	bars := isTerminal(opts.IO.ErrOut)
+	if !bars {
+		fmt.Fprintf(opts.IO.ErrOut, "build-engine: go build compiles the engine with %s (%s)\n", what, engineBuildTime)
+	}
+	stop := progress.Spinner(bars, opts.IO.ErrOut, "go build (compiling the engine: "+engineBuildTime+")")
+	err = enginebuild.Build(ctx, table, model, opts.Out)
+	stop()
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.IO.Out, "built %s with %s\n", opts.Out, what)

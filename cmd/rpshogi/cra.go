@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize/cra"
+	"github.com/rpshogi/rpshogi/cmd/internal/craeval"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
 	"github.com/rpshogi/rpshogi/cmd/internal/recfile"
 	"github.com/rpshogi/rpshogi/ingest"
@@ -59,14 +60,19 @@ the paper's two tables:
   not generated) in three orderings: the paper's 17 ranks over the
   relevant moves (ties in generation order), ours (the same ranks, ties by
   transition probability), and transition probability alone over all
-  legal moves; then the same with the learned move model (the compiled
-  one, tables.ModelWeights): its probability alone over all legal moves,
-  the paper's 17 ranks with ties broken by it, and our tiers of the ranks
-  then it (--json: ranks.model, ranks.paper_model, ranks.ours_model).
+  legal moves; then the same with the learned move model: its
+  probability alone over all legal moves, the paper's 17 ranks with ties
+  broken by it, and our tiers of the ranks then it (--json: ranks.model,
+  ranks.paper_model, ranks.ours_model; move_model says which model).
 
-The probabilities come from the compiled table (package tables) or, with
---db, from a training database (rpshogi train), so that they can be
-learned without the games evaluated.
+The probabilities and the move model come from the compiled tables
+(package tables) or, with --db, both from a training database (rpshogi
+train; its model_weights from "rpshogi model fit", or the compiled model,
+said so, if it has none), so that they can be learned without the games
+evaluated. A warning (on standard error, and in --json's warnings) says
+when games evaluated were counted by the database, i.e. are training
+games of its probabilities and model, and, with the compiled model,
+that its training games are not known.
 
 --search runs the experiment of the paper's §4.3 on one game (--game FILE,
 or the first game of PATH): in each position, a plain fixed-depth
@@ -142,15 +148,16 @@ time y; and nodes) into --out.`,
 
 // craJSON is the --json output.
 type craJSON struct {
-	craexp.Tables
+	craeval.Tables
 	Search *craexp.SearchReport `json:"search,omitempty"`
 }
 
 func runCRA(ctx context.Context, opts *craOptions) error {
-	costs, source, err := craexp.Costs(ctx, opts.DB)
+	src, err := craeval.Open(ctx, opts.DB)
 	if err != nil {
 		return err
 	}
+	costs := src.Costs
 	if opts.Position != "" {
 		pos, err := parsePosition(opts.Position)
 		if err != nil {
@@ -162,14 +169,17 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 		}
 		return craexp.WritePosition(opts.IO.Out, rep)
 	}
-	out := craJSON{Tables: craexp.Tables{Subset: opts.Subset, Probability: source}}
+	out := craJSON{Tables: craeval.Tables{Subset: opts.Subset, Probability: src.Probability, Model: src.Model.Name}}
 	var firstGame *kifu.Record
 	if len(opts.Paths) > 0 {
 		iopts := opts.Ingest
 		iopts.Stdin = opts.IO.In
-		if out.Tables, firstGame, err = craexp.Run(ctx, opts.Paths, iopts, costs, craexp.RunOptions{
-			Subset: opts.Subset, Probability: source, Classes: opts.Classes, ListNG: opts.ListNG}); err != nil {
+		if out.Tables, firstGame, err = craeval.Run(ctx, opts.Paths, iopts, src, craeval.RunOptions{
+			Subset: opts.Subset, Classes: opts.Classes, ListNG: opts.ListNG}); err != nil {
 			return asStep("cra", err)
+		}
+		for _, w := range out.Warnings {
+			fmt.Fprintln(opts.IO.ErrOut, "cra: warning:", w)
 		}
 	}
 	if opts.Search {
@@ -197,7 +207,7 @@ func runCRA(ctx context.Context, opts *craOptions) error {
 	}
 	var b strings.Builder
 	if len(opts.Paths) > 0 {
-		craexp.WriteTables(&b, &out.Tables, opts.Classes, opts.ListNG)
+		craeval.WriteTables(&b, &out.Tables, opts.Classes, opts.ListNG)
 	}
 	if out.Search != nil {
 		if len(opts.Paths) > 0 {

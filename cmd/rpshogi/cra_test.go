@@ -299,3 +299,59 @@ func TestRunCRAPosition(t *testing.T) {
 		t.Errorf("a bad move: exit %d (%s)", code, errOut)
 	}
 }
+
+// TestCRADatabaseModel (issue 31, item 3): "cra --db" takes the move
+// model of the model orderings from the database, as it takes the
+// counts, and says which model it used; it warns on standard error (and
+// in --json's warnings) when the games evaluated were counted by the
+// database, and, with the compiled model, that its training games are
+// not known.
+func TestCRADatabaseModel(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "rp.sqlite")
+	games := testdata + "csa"
+	if code, _, errOut := runCmd("train", games, "--db", db, "--handicap", "include", "-q"); code != exitOK {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCmd("model", "fit", "--db", db, "--iterations", "3"); code != exitOK {
+		t.Fatalf("model fit: exit %d: %s", code, errOut)
+	}
+	type result struct {
+		Model    string   `json:"move_model"`
+		Warnings []string `json:"warnings"`
+		Ranks    struct {
+			Model []int `json:"model"`
+		} `json:"ranks"`
+	}
+	run := func(args ...string) (result, string) {
+		t.Helper()
+		code, out, errOut := runCmd(append([]string{"cra", games, "--json", "--handicap", "include"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("cra %q: exit %d: %s", args, code, errOut)
+		}
+		var r result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return r, errOut
+	}
+	fromDB, errDB := run("--db", db)
+	compiled, errCompiled := run()
+	if !strings.Contains(fromDB.Model, "the move model of the database "+db) {
+		t.Errorf("cra --db: move_model %q, want the database's", fromDB.Model)
+	}
+	if !strings.Contains(compiled.Model, "compiled move model") {
+		t.Errorf("cra: move_model %q, want the compiled one", compiled.Model)
+	}
+	// A model fitted in 3 iterations on a few games ranks the played
+	// moves otherwise than the compiled one.
+	if slices.Equal(fromDB.Ranks.Model, compiled.Ranks.Model) {
+		t.Errorf("cra --db ranks the played moves by the model as the compiled model does (%v): not the database's model", fromDB.Ranks.Model)
+	}
+	if len(fromDB.Warnings) != 1 || !strings.Contains(fromDB.Warnings[0], "were counted by the database") ||
+		!strings.Contains(errDB, "cra: warning: ") || !strings.Contains(errDB, "in-sample") {
+		t.Errorf("cra --db on its own training games: warnings %q, stderr %q", fromDB.Warnings, errDB)
+	}
+	if len(compiled.Warnings) != 1 || !strings.Contains(compiled.Warnings[0], "not known") || !strings.Contains(errCompiled, "cra: warning: ") {
+		t.Errorf("cra with the compiled model: warnings %q, stderr %q", compiled.Warnings, errCompiled)
+	}
+}

@@ -87,6 +87,10 @@ it never compile the generated table.`,
 	return cmd
 }
 
+// engineBuildTime says how long the engine's compile takes, for the
+// line printed before it (issue 31: measured on a 2-core machine).
+const engineBuildTime = "a minute or two; several minutes on a loaded machine or with an empty build cache"
+
 func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	start := time.Now()
 	// Step 4's preconditions are checked before any work is done.
@@ -122,6 +126,13 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 			fmt.Fprintf(opts.IO.ErrOut, "[%d/%d] %s\n", n, pipedir.Steps, what)
 		}
 	}
+	// begin shows step n from its first moment: its line (what), or,
+	// with progress bars, a spinner (spin) with the time elapsed; the
+	// returned function stops the spinner.
+	begin := func(n int, what, spin string) (stop func()) {
+		stage(n, what)
+		return progress.Spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[%d/%d] %s", n, pipedir.Steps, spin))
+	}
 
 	// 1. ingest + train
 	stage(1, "ingest and train on "+source)
@@ -135,6 +146,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	if bars {
 		bar = newIngestBar(opts.IO.ErrOut)
 		bar.Describe(fmt.Sprintf("[1/%d] train", pipedir.Steps))
+		bar.RenderBlank() // shown from the first moment, before the first file is read
 		topts.Progress = func(p train.Progress) {
 			bar.Describe(fmt.Sprintf("[1/%d] train: %d files, %d games, %d positions", pipedir.Steps, p.Files, p.Games, p.Positions))
 			bar.Set64(p.Bytes)
@@ -150,8 +162,9 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 
 	// 2. tables
-	stage(2, "write the probability table")
+	stopSpin := begin(2, "write the probability table", "tables")
 	table, prov, err := tableFromDB(ctx, dbPath)
+	stopSpin()
 	if err != nil {
 		return interrupted(ctx, err, "in step 2: "+dbPath+" holds this run's games; the table was not written (run the pipeline again to finish)")
 	}
@@ -161,7 +174,6 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 
 	// 3. model fit
-	stage(3, "fit the move model")
 	modelPath := filepath.Join(opts.Out, pipedir.Model)
 	// The fit's report goes with the stage messages (standard error),
 	// nowhere with -q or progress bars.
@@ -169,7 +181,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	if opts.Quiet || bars {
 		fitIO = &iostreams{In: opts.IO.In, Out: io.Discard, ErrOut: io.Discard}
 	}
-	stopSpin := progress.Spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[3/%d] model fit", pipedir.Steps))
+	stopSpin = begin(3, "fit the move model", "model fit")
 	err = modelrun.PipelineStep(ctx, fitIO.Out, dbPath, modelPath)
 	stopSpin()
 	if err != nil {
@@ -181,14 +193,21 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 	// 3b. the learned evaluation, on the same games (none when they have no results)
 	evalPath := filepath.Join(opts.Out, pipedir.Eval)
+	stopSpin = begin(3, "fit the learned evaluation", "evaluation fit")
 	evalSrc, err := evalrun.PipelineStep(ctx, fitIO.Out, dbPath, evalPath)
+	stopSpin()
 	if err != nil {
 		return interrupted(ctx, asStep("pipeline", err), "in step 3: "+dbPath+", "+tablePath+" and "+modelPath+" are written; the evaluation was not (run the pipeline again to finish)")
 	}
 	if !opts.NoReport {
-		stopSpin := progress.Spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[3/%d] report", pipedir.Steps))
-		page, err := report.BuildTo(ctx, report.Options{DB: dbPath, Ingest: iopts}, filepath.Join(opts.Out, pipedir.Report))
+		stopSpin := begin(3, "write the report", "report")
+		var warnings []string
+		page, err := report.BuildTo(ctx, report.Options{DB: dbPath, Ingest: iopts, Warn: func(w string) { warnings = append(warnings, w) }},
+			filepath.Join(opts.Out, pipedir.Report))
 		stopSpin()
+		for _, w := range warnings {
+			fmt.Fprintln(opts.IO.ErrOut, "report: warning:", w)
+		}
 		if err != nil {
 			return interrupted(ctx, err, "after step 3: the database, table and model are written; the report was not (rpshogi report --db "+dbPath+" writes it)")
 		}
@@ -208,9 +227,8 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 
 	// 4. build-engine
-	stage(4, "build the engine")
 	enginePath := filepath.Join(opts.Out, pipedir.Engine)
-	stopSpin = progress.Spinner(bars, opts.IO.ErrOut, fmt.Sprintf("[4/%d] go build", pipedir.Steps))
+	stopSpin = begin(4, "build the engine: go build compiles it with this table and model ("+engineBuildTime+")", "go build (compiling the engine: "+engineBuildTime+")")
 	err = buildEngine(ctx, table, model, enginePath, evalSrc)
 	stopSpin()
 	if err != nil {

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
@@ -204,5 +206,75 @@ func TestPipelineFitsTheModel(t *testing.T) {
 		if got, _ := os.ReadFile(filepath.Join(out, f)); !bytes.Equal(got, want) {
 			t.Errorf("the second run changed %s", f)
 		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the spinners' goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestPipelineShowsEveryStep (issue 31, item 5): every step of the
+// pipeline shows itself from its start, in order, as a line or, on a
+// terminal, as a spinner: the training, the table, the model fit, the
+// evaluation fit, the report and the engine's compile, which is
+// announced (with how long it takes) before it starts.
+func TestPipelineShowsEveryStep(t *testing.T) {
+	records := pipelineRecords(t)
+	for _, tt := range []struct {
+		name  string
+		bars  bool
+		steps []string
+	}{
+		{"lines", false, []string{"[1/4] ingest and train", "[2/4] write the probability table", "[3/4] fit the move model",
+			"[3/4] fit the learned evaluation", "[3/4] write the report", "[4/4] build the engine: go build compiles it"}},
+		{"spinners", true, []string{"[1/4] train", "[2/4] tables", "[3/4] model fit", "[3/4] evaluation fit", "[3/4] report",
+			"[4/4] go build (compiling the engine"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			term := isTerminal
+			t.Cleanup(func() { isTerminal = term })
+			isTerminal = func(io.Writer) bool { return tt.bars }
+			build := buildEngine
+			t.Cleanup(func() { buildEngine = build })
+			var errOut syncBuffer
+			var atBuild string
+			buildEngine = func(_ context.Context, _, _ []byte, out string, _ ...[]byte) error {
+				atBuild = errOut.String()
+				return os.WriteFile(out, []byte("engine"), 0o755)
+			}
+			var stdout bytes.Buffer
+			ios := &iostreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &errOut}
+			out := filepath.Join(t.TempDir(), "out")
+			if code := execute(context.Background(), ios, []string{"pipeline", "--handicap", "include", "-o", out, records}); code != exitOK {
+				t.Fatalf("pipeline: exit %d: %s", code, errOut.String())
+			}
+			last := tt.steps[len(tt.steps)-1]
+			if !strings.Contains(atBuild, last) {
+				t.Errorf("the engine's compile started before %q was shown; standard error then:\n%s", last, atBuild)
+			}
+			s, at := errOut.String(), 0
+			for _, step := range tt.steps {
+				i := strings.Index(s[at:], step)
+				if i < 0 {
+					t.Errorf("standard error does not show %q after the steps before it:\n%s", step, s)
+					break
+				}
+				at += i + len(step)
+			}
+		})
 	}
 }

@@ -62,7 +62,9 @@ a folder such as the match's records folder).`,
 }
 
 func runReport(ctx context.Context, opts *reportOptions) error {
-	path, err := report.BuildTo(ctx, opts.Opts, opts.Out)
+	ro := opts.Opts
+	ro.Warn = func(w string) { fmt.Fprintln(opts.IO.ErrOut, "report: warning:", w) }
+	path, err := report.BuildTo(ctx, ro, opts.Out)
 	if err != nil {
 		return err
 	}

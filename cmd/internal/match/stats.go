@@ -33,8 +33,12 @@ const z975 = 1.959963984540054
 // EloEstimate is the logistic Elo difference implied by a score, with a
 // 95% confidence interval: the interval of the mean score per game (normal
 // approximation of the trinomial, as cutechess-cli and fishtest compute
-// it) mapped through the Elo function. Values are ±Inf when the score (or
-// a bound) is 0 or 1 and NaN with no game.
+// it) mapped through the Elo function. A bound that approximation puts at
+// or beyond a score of 0 or 1 (always so for a score of 0% or 100%, whose
+// variance is 0, which would give an interval of one infinite point) is
+// the Wilson score bound instead, which stays inside; only the bound on
+// the side of a 0% or 100% score is then infinite. Elo is ±Inf for a
+// score of 0 or 1; all are NaN with no game.
 type EloEstimate struct {
 	Elo, Low, High float64
 	// LOS is the likelihood of superiority, P(elo > 0), from wins and
@@ -70,16 +74,42 @@ func (s Score) Elo() EloEstimate {
 	w, d, l := float64(s.Wins)/n, float64(s.Draws)/n, float64(s.Losses)/n
 	variance := w*(1-mu)*(1-mu) + d*(0.5-mu)*(0.5-mu) + l*mu*mu
 	half := z975 * math.Sqrt(variance/n)
+	lo, hi := mu-half, mu+half
+	if !(lo > 0 && lo < 1) || !(hi > 0 && hi < 1) {
+		wlo, whi := wilson(mu, n)
+		if !(lo > 0 && lo < 1) {
+			lo = wlo
+		}
+		if !(hi > 0 && hi < 1) {
+			hi = whi
+		}
+	}
 	e := EloEstimate{
 		Elo:  EloFromScore(mu),
-		Low:  EloFromScore(mu - half),
-		High: EloFromScore(mu + half),
+		Low:  EloFromScore(lo),
+		High: EloFromScore(hi),
 		LOS:  math.NaN(),
 	}
 	if s.Wins+s.Losses > 0 {
 		e.LOS = 0.5 * (1 + math.Erf(float64(s.Wins-s.Losses)/math.Sqrt(2*float64(s.Wins+s.Losses))))
 	}
 	return e
+}
+
+// wilson returns the 95% Wilson score interval of a mean score mu over n
+// games: inside (0, 1) but for its bound at a score of exactly 0 or 1.
+func wilson(mu, n float64) (lo, hi float64) {
+	z2 := z975 * z975
+	center := (mu + z2/(2*n)) / (1 + z2/n)
+	half := z975 / (1 + z2/n) * math.Sqrt(mu*(1-mu)/n+z2/(4*n*n))
+	lo, hi = center-half, center+half
+	if mu <= 0 {
+		lo = 0
+	}
+	if mu >= 1 {
+		hi = 1
+	}
+	return lo, hi
 }
 
 // SPRT is a sequential probability ratio test of H0: elo = Elo0 against

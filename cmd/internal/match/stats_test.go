@@ -42,7 +42,8 @@ func TestEloFunctions(t *testing.T) {
 // The reference values were computed independently, in Python, with
 // fishtest's formulas (LLRcalc.LLR_logistic: regularize, results_to_pdf,
 // MLE_expected through the secular equation) and the normal interval of
-// the mean score. The first row is the paper's Table 2 at 10 s a move
+// the mean score, or, for a bound at or beyond a score of 0 or 1, the
+// Wilson score bound. The first row is the paper's Table 2 at 10 s a move
 // (137 wins, 8 draws, 55 losses).
 func TestScoreStatistics(t *testing.T) {
 	tests := []struct {
@@ -57,7 +58,9 @@ func TestScoreStatistics(t *testing.T) {
 		{"no draws", Score{109, 0, 91}, 31.354042247812043, -16.699467018904652, 80.64267002276665, 0.8984541062114161, 0.526456126874, 1.036168471245},
 		{"even with draws", Score{30, 40, 30}, 0, -53.157979780053225, 53.157979780053275, 0.5, -1.712346908057, 0},
 		{"mixed", Score{50, 20, 30}, 70.43650362227247, 10.125158404040864, 135.30061830185437, 0.9873263406612658, 2.315745646668, 1.438976070319},
-		{"all won", Score{10, 0, 0}, math.Inf(1), math.Inf(1), math.Inf(1), 0.9992172988709987, 1.335897789825, 0.575646261730},
+		// A 100% score: the lower bound is Wilson's (finite), not a
+		// one-point interval at infinity (issue 31, item 4).
+		{"all won", Score{10, 0, 0}, math.Inf(1), 166.20152718389093, math.Inf(1), 0.9992172988709987, 1.335897789825, 0.575646261730},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,6 +78,27 @@ func TestScoreStatistics(t *testing.T) {
 				t.Errorf("LLR(-10, 10) = %.12f, want %.12f", got, tt.llrm10_10)
 			}
 		})
+	}
+}
+
+// TestEloBoundsAtTheEdges (issue 31, item 4): the normal interval of a
+// score near or at 0% or 100% reaches beyond it, which made a bound
+// infinite ("[-, 221.2]" in the report) or the whole interval one
+// infinite point; that bound is Wilson's instead, finite but at a score of
+// exactly 0 or 1. Values computed independently (Python, Wilson's formula).
+func TestEloBoundsAtTheEdges(t *testing.T) {
+	for _, tt := range []struct {
+		s              Score
+		elo, low, high float64
+	}{
+		{Score{1, 0, 9}, -381.69700377572997, -695.9562826624867, -158.98518507251035},
+		{Score{0, 0, 10}, math.Inf(-1), math.Inf(-1), -166.201527183891},
+		{Score{0, 1, 9}, -511.50144038113154, -911.2781232788434, -311.1014993824766},
+	} {
+		e := tt.s.Elo()
+		if !near(e.Elo, tt.elo, 1e-6) || !near(e.Low, tt.low, 1e-6) || !near(e.High, tt.high, 1e-6) {
+			t.Errorf("%+v: Elo %g [%g, %g], want %g [%g, %g]", tt.s, e.Elo, e.Low, e.High, tt.elo, tt.low, tt.high)
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ func Bar(w io.Writer, desc string, total int64, bytes bool) *progressbar.Progres
 		progressbar.OptionShowBytes(bytes),
 		progressbar.OptionThrottle(100 * time.Millisecond),
 		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetRenderBlankState(true), // drawn at once, before the first unit
 	}
 	if total <= 0 {
 		return progressbar.NewOptions64(-1, append(opts, progressbar.OptionSpinnerType(14))...)
@@ -122,15 +123,16 @@ func InputBar(w io.Writer, desc string, paths []string, allFiles bool) *progress
 	return Bar(w, desc, InputBytes(paths, exts), true)
 }
 
-// Spinner shows a spinner described by what on w until the returned
-// function is called, when on (progress bars are shown); else it does
-// nothing.
+// Spinner shows a spinner described by what, with the time elapsed, on w
+// from the moment it is called until the returned function is called,
+// when on (progress bars are shown); else it does nothing.
 func Spinner(on bool, w io.Writer, what string) (stop func()) {
 	if !on {
 		return func() {}
 	}
 	spin := progressbar.NewOptions(-1, progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(what), progressbar.OptionSpinnerType(14), progressbar.OptionClearOnFinish())
+		progressbar.OptionSetDescription(what), progressbar.OptionSpinnerType(14), progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetElapsedTime(true), progressbar.OptionSetRenderBlankState(true)) // drawn at once
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,12 +82,13 @@ func TestBarShowsTotal(t *testing.T) {
 	if s := b.String(); !strings.Contains(s, "model fit") || !strings.Contains(s, "50/100") || !strings.Contains(s, "50%") {
 		t.Errorf("bar with a total: %q", s)
 	}
-	b.Reset()
-	sp := Bar(&b, "ingest", -1, true)
+	var lb lockedBuffer // a spinner draws from a goroutine of its own
+	sp := Bar(&lb, "ingest", -1, true)
 	sp.Set64(2048)
 	time.Sleep(120 * time.Millisecond)
 	sp.Set64(4096)
-	if s := b.String(); !strings.Contains(s, "ingest") || strings.Contains(s, "%") {
+	sp.Finish()
+	if s := lb.String(); !strings.Contains(s, "ingest") || strings.Contains(s, "%") {
 		t.Errorf("spinner: %q", s)
 	}
 }
@@ -122,15 +124,48 @@ func TestInputBar(t *testing.T) {
 // TestSpinner: off, it writes nothing; on, it shows its description until
 // stopped, and stopping returns.
 func TestSpinner(t *testing.T) {
+	// Drawn from the first moment (issue 31, item 5): a step shorter
+	// than the spinner's tick still shows what it was.
+	var spun lockedBuffer
+	stop := Spinner(true, &spun, "tables")
+	if s := spun.String(); !strings.Contains(s, "tables") {
+		t.Errorf("a new spinner showed %q", s)
+	}
+	stop()
+	var first lockedBuffer
+	bar := Bar(&first, "ingest", -1, true)
+	if !strings.Contains(first.String(), "ingest") {
+		t.Errorf("a new bar showed %q before its first unit", first.String())
+	}
+	bar.Finish()
+
 	var b bytes.Buffer
 	Spinner(false, &b, "model fit")()
 	if b.Len() != 0 {
 		t.Errorf("a spinner that is off wrote %q", b.String())
 	}
-	stop := Spinner(true, &b, "model fit")
+	stop = Spinner(true, &b, "model fit")
 	time.Sleep(250 * time.Millisecond)
 	stop()
 	if s := b.String(); !strings.Contains(s, "model fit") {
 		t.Errorf("spinner: %q", s)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for a writing goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize"
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
+	"github.com/rpshogi/rpshogi/cmd/internal/craeval"
 	"github.com/rpshogi/rpshogi/train"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -71,7 +71,7 @@ func Plots(d *Data) ([]Plot, error) {
 	}
 	if len(d.Matches) > 0 {
 		p, err = matchPlot(d.Matches)
-		if err := add("matches", "Match results: Elo difference with its 95% interval.", p, err, 16*vg.Centimeter, 10*vg.Centimeter); err != nil {
+		if err := add("matches", "Match results: Elo difference with its 95% interval (an infinite value, from a score of 0% or 100%, is drawn at ±800).", p, err, 16*vg.Centimeter, 10*vg.Centimeter); err != nil {
 			return nil, err
 		}
 	}
@@ -100,7 +100,7 @@ func Render(d *Data) ([]byte, error) {
 		Version   int
 		RankBins  []string
 		CRAOrders []craOrder
-	}{d, byID, strings.Join(ids, " "), categorize.ListVersion, craexp.RankBins, craOrders})
+	}{d, byID, strings.Join(ids, " "), categorize.ListVersion, craeval.RankBins, craOrders})
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -112,8 +112,8 @@ type craOrder struct {
 	Name  string
 }
 
-var craOrders = []craOrder{{craexp.OrderPaper, "paper (17 ranks)"}, {craexp.OrderOurs, "ours (ranks, then P)"}, {craexp.OrderProb, "probability only"},
-	{craexp.OrderModel, "model only"}, {craexp.OrderPaperModel, "paper, then model"}, {craexp.OrderOursModel, "ours (tiers), model"}}
+var craOrders = []craOrder{{craeval.OrderPaper, "paper (17 ranks)"}, {craeval.OrderOurs, "ours (ranks, then P)"}, {craeval.OrderProb, "probability only"},
+	{craeval.OrderModel, "model only"}, {craeval.OrderPaperModel, "paper, then model"}, {craeval.OrderOursModel, "ours (tiers), model"}}
 
 var funcs = template.FuncMap{
 	"pct": func(v float64) string {
@@ -131,11 +131,12 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.1f", v)
 	},
-	"f4": func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"f4":  func(v float64) string { return fmt.Sprintf("%.4f", v) },
+	"elo": eloString,
 	"share": func(n, total int) string {
 		return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(max(total, 1)))
 	},
-	"hist": func(t *craexp.Tables, o, b int) int { return t.Hist[o][b] },
+	"hist": func(t *craeval.Tables, o, b int) int { return t.Hist[o][b] },
 	"short": func(s string) string {
 		if len(s) > 16 {
 			return s[:16] + "…"
@@ -151,6 +152,20 @@ var funcs = template.FuncMap{
 	"phaseName": func(i int) string { return train.Phases()[i].Name },
 }
 
+// eloString prints an Elo difference or bound: ±∞ for an infinite one (a
+// score of 0% or 100%, or a bound beyond it), "n/a" without a game.
+func eloString(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "n/a"
+	case math.IsInf(v, 1):
+		return "+∞"
+	case math.IsInf(v, -1):
+		return "−∞"
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
 var page = template.Must(template.New("report").Funcs(funcs).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -161,16 +176,32 @@ body { font-family: sans-serif; max-width: 60em; margin: 1em auto; padding: 0 1e
 table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 90%; }
 th, td { border: 1px solid #ccc; padding: 0.15em 0.5em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
+p, li, td, figcaption { overflow-wrap: anywhere; }
 figure.plot { margin: 1em 0; }
-figure.plot svg { max-width: 100%; height: auto; }
+figure.plot > svg { max-width: 100%; height: auto; display: block; }
+.headline { font-size: 105%; background: #f6f8fa; border: 1px solid #ddd; padding: 0.5em 1em; }
+.headline table { margin: 0.3em 0; }
 figcaption { font-size: 90%; color: #555; }
 code { background: #f4f4f4; padding: 0 0.2em; }
 .note { color: #a50; }
+.warning { color: #a50; border-left: 4px solid #a50; padding: 0.2em 0.6em; overflow-wrap: anywhere; }
 </style>
 </head>
 <body data-plots="{{.PlotIDs}}">
 <h1>rpshogi report</h1>
-<p>Database <code>{{.DB}}</code>: {{.Games}} games, {{.Total.Positions}} positions ({{.Total.Forced}} forced).</p>
+{{range .Warnings}}<p class="warning">Warning: {{.}}</p>
+{{end}}
+<div class="headline" id="headline">
+<p>Database <code>{{.DB}}</code>: <b>{{.Games}} games, {{.Total.Positions}} positions</b> ({{.Total.Forced}} forced).</p>
+{{if .Estimates}}<p>Measured on {{.Estimates.Games}} games, {{.Estimates.Positions}} positions{{if .InSample}} (in-sample){{else}} (held out){{end}}:
+{{if .Model}}the move model finds the played move first in <b>{{pct .Model.Model.Top1}}</b> of positions and among its 5 most probable in <b>{{pct .Model.Model.Top5}}</b>.{{else}}no move model (rpshogi model fit).{{end}}</p>
+<table>
+<tr><th>estimator</th><th>top 1</th><th>top 5</th><th>log-likelihood</th></tr>
+{{if .Model}}<tr><td>move model</td><td>{{pct .Model.Model.Top1}}</td><td>{{pct .Model.Model.Top5}}</td><td>{{f4 .Model.Model.LogLik}}</td></tr>{{end}}
+<tr><td>category table (baseline)</td><td>{{pct .Estimates.Category.Top1}}</td><td>{{pct .Estimates.Category.Top5}}</td><td>{{f4 .Estimates.Category.LogLik}}</td></tr>
+<tr><td>uniform (baseline)</td><td>{{pct .Estimates.Uniform.Top1}}</td><td>{{pct .Estimates.Uniform.Top5}}</td><td>{{f4 .Estimates.Uniform.LogLik}}</td></tr>
+</table>{{else}}<p class="note">{{.EvalNote}}</p>{{end}}
+</div>
 
 <h2 id="table1">Transition probabilities beside the paper's Table 1</h2>
 {{.Plot.table1}}
@@ -184,6 +215,7 @@ code { background: #f4f4f4; padding: 0 0.2em; }
 
 <h2 id="estimators">The move model against the other estimators</h2>
 {{if .Estimates}}<p>Measured on {{.Estimates.Games}} games, {{.Estimates.Positions}} positions of {{range $i, $p := .EvalPaths}}{{if lt $i 3}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}{{end}}{{if gt (len .EvalPaths) 3}} and {{len .EvalPaths}} paths in all{{end}}{{if .InSample}} — <span class="note">in-sample: the database's own training inputs (give <code>--eval PATH</code> for held-out games)</span>{{else}} ({{.Estimates.Excluded}} games left out as trained on){{end}}.</p>
+<p>Move model: {{.ModelName}}.</p>
 {{.Plot.topk}}
 <table>
 <tr><th>estimator</th><th>top 1</th><th>top 3</th><th>top 5</th><th>log-likelihood</th></tr>
@@ -196,7 +228,7 @@ code { background: #f4f4f4; padding: 0 0.2em; }
 {{else}}<p class="note">{{.EvalNote}}</p>{{end}}
 
 <h2 id="cra">CRA Tables 1-2</h2>
-{{with .CRA}}<p>{{.Games}} games; probabilities: {{.Probability}}.</p>
+{{with .CRA}}<p>{{.Games}} games; probabilities: {{.Probability}}; model orderings: {{.Model}}.</p>
 {{index $.Plot "cra-table1"}}
 <table>
 <tr><th>move numbers</th><th>positions</th><th>legal (avg)</th><th>relevant (avg)</th><th>savings</th><th>accuracy</th></tr>
@@ -214,7 +246,7 @@ code { background: #f4f4f4; padding: 0 0.2em; }
 {{if .Matches}}{{.Plot.matches}}
 <table>
 <tr><th>match</th><th>games</th><th>+</th><th>=</th><th>-</th><th>score</th><th>Elo</th><th>95% interval</th><th>LOS</th><th>time losses</th></tr>
-{{range .Matches}}<tr><td>{{.Name}}</td><td>{{.Games}}</td><td>{{.Wins}}</td><td>{{.Draws}}</td><td>{{.Losses}}</td><td>{{pct .Score}}</td><td>{{f1 .Elo}}</td><td>[{{f1 .EloLow}}, {{f1 .EloHigh}}]</td><td>{{pct .LOS}}</td><td>{{.TimeLosses}}</td></tr>
+{{range .Matches}}<tr><td>{{.Name}}</td><td>{{.Games}}</td><td>{{.Wins}}</td><td>{{.Draws}}</td><td>{{.Losses}}</td><td>{{pct .Score}}</td><td>{{elo .Elo}}</td><td>[{{elo .EloLow}}, {{elo .EloHigh}}]</td><td>{{pct .LOS}}</td><td>{{.TimeLosses}}</td></tr>
 {{end}}</table>
 {{else}}<p>No match given (<code>--match DIR</code>: the JSON of <code>rpshogi match --json</code>).</p>{{end}}
 
@@ -225,14 +257,78 @@ code { background: #f4f4f4; padding: 0 0.2em; }
 {{range .Runs}}<tr><td>{{.ID}}</td><td>{{.Started}}</td><td>{{.Finished}}</td><td>{{trunc .Inputs}}</td><td>{{.Games}}</td><td>{{.Positions}}</td><td><code>{{short .CorpusDigest}}</code></td><td>{{short .CodeVersion}}</td></tr>
 {{end}}</table>
 <script>
-// Records each plot's rendered size (for the headless-browser test).
+// Records each plot's rendered size, and the layout problems of the page
+// (for the headless-browser test): in each plot, text or shapes outside
+// the plot, bars or points outside its data area, texts overlapping each
+// other, the legend overlapping the data; and anything wider than the
+// window.
 window.addEventListener("load", function () {
-  var out = [];
+  var out = [], problems = [];
+  function overlap(a, b, tol) {
+    return a.left < b.right - tol && b.left < a.right - tol && a.top < b.bottom - tol && b.top < a.bottom - tol;
+  }
+  function inside(a, b, tol) {
+    return a.left >= b.left - tol && a.right <= b.right + tol && a.top >= b.top - tol && a.bottom <= b.bottom + tol;
+  }
+  function what(e) {
+    return e.tagName + (e.tagName === "text" ? ' "' + e.textContent + '"' : "");
+  }
+  function filled(e) {
+    var f = getComputedStyle(e).fill;
+    return f && f !== "none" && f !== "rgb(255, 255, 255)";
+  }
   document.querySelectorAll("figure.plot").forEach(function (f) {
-    var s = f.querySelector("svg"), r = s ? s.getBoundingClientRect() : {width: 0, height: 0};
-    out.push(f.id.replace(/^plot-/, "") + ":" + Math.round(r.width) + "x" + Math.round(r.height));
+    var id = f.id.replace(/^plot-/, ""), s = f.querySelector(":scope > svg");
+    var r = s ? s.getBoundingClientRect() : {width: 0, height: 0};
+    out.push(id + ":" + Math.round(r.width) + "x" + Math.round(r.height));
+    if (!s) { problems.push(id + ": no svg"); return; }
+    var data = s.querySelector("svg.plot-data"), legend = s.querySelector("svg.plot-legend");
+    if (!data) { problems.push(id + ": no data svg"); return; }
+    var vb = s.viewBox.baseVal, k = r.width / vb.width, a = data.getAttribute("data-area").split(" ").map(Number);
+    var area = {left: r.left + k * a[0], top: r.top + k * a[1], right: r.left + k * a[2], bottom: r.top + k * a[3]};
+    var texts = [];
+    s.querySelectorAll("text, path").forEach(function (e) {
+      var b = e.getBoundingClientRect();
+      if (b.width === 0 && b.height === 0) return;
+      if (!inside(b, r, 1)) problems.push(id + ": " + what(e) + " outside the plot");
+      if (e.tagName === "text") texts.push(e);
+    });
+    var shapes = [];
+    data.querySelectorAll("path").forEach(function (e) {
+      if (!filled(e)) return;
+      shapes.push(e);
+      if (!inside(e.getBoundingClientRect(), area, 3)) problems.push(id + ": a bar or point outside the data area");
+    });
+    texts.forEach(function (t) {
+      var b = t.getBoundingClientRect();
+      shapes.forEach(function (e) {
+        if (overlap(b, e.getBoundingClientRect(), 1)) problems.push(id + ": " + what(t) + " over a bar or point");
+      });
+    });
+    for (var i = 0; i < texts.length; i++) {
+      for (var j = i + 1; j < texts.length; j++) {
+        if (overlap(texts[i].getBoundingClientRect(), texts[j].getBoundingClientRect(), 1)) {
+          problems.push(id + ": " + what(texts[i]) + " overlaps " + what(texts[j]));
+        }
+      }
+    }
+    if (legend) {
+      var lb = legend.getBoundingClientRect();
+      data.querySelectorAll("path, text").forEach(function (e) {
+        if ((e.tagName === "text" || filled(e)) && overlap(lb, e.getBoundingClientRect(), 1)) problems.push(id + ": the legend overlaps " + what(e));
+      });
+    }
+  });
+  var w = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > w) problems.push("page: " + document.documentElement.scrollWidth + " px wide in a " + w + " px window");
+  document.querySelectorAll("body *").forEach(function (e) {
+    if (e.closest("svg")) return;
+    var b = e.getBoundingClientRect();
+    if (b.right > w + 1) problems.push("page: " + e.tagName + (e.id ? "#" + e.id : "") + " ends at " + Math.round(b.right) + " px");
   });
   document.body.setAttribute("data-rendered", out.join(" "));
+  document.body.setAttribute("data-layout", problems.slice(0, 40).join(" | "));
+  document.body.setAttribute("data-layout-count", String(problems.length));
 });
 </script>
 </body>

@@ -17,7 +17,7 @@ type Match struct {
 	Engines                 []string
 	Wins, Draws, Losses     int
 	Score                   float64
-	Elo, EloLow, EloHigh    float64 // NaN when absent (null: infinite or no game)
+	Elo, EloLow, EloHigh    float64 // ±Inf when infinite (null in the JSON), NaN with no game
 	LOS                     float64
 	TimeLosses, Interrupted int
 }
@@ -97,6 +97,22 @@ func readMatch(path string) (*Match, error) {
 	}
 	m := &Match{File: path, Wins: f.Wins, Draws: f.Draws, Losses: f.Losses, Interrupted: f.Interrupted,
 		Score: num(f.Score), Elo: num(f.Elo), EloLow: num(f.EloLow), EloHigh: num(f.EloHigh), LOS: num(f.LOS)}
+	if m.Games() > 0 {
+		// JSON has no infinity: null stands for an infinite Elo (a score
+		// of 0% or 100%) or bound.
+		if f.Elo == nil && !math.IsNaN(m.Score) {
+			m.Elo = math.Inf(1)
+			if m.Score < 0.5 {
+				m.Elo = math.Inf(-1)
+			}
+		}
+		if f.EloLow == nil {
+			m.EloLow = math.Inf(-1)
+		}
+		if f.EloHigh == nil {
+			m.EloHigh = math.Inf(1)
+		}
+	}
 	for _, e := range f.Engines {
 		m.Engines = append(m.Engines, e.Name)
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
+	"github.com/rpshogi/rpshogi/cmd/internal/craeval"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
 	"github.com/rpshogi/rpshogi/train"
 	"gonum.org/v1/plot"
@@ -26,19 +26,72 @@ type Plot struct {
 	SVG         []byte
 }
 
-// SVG renders p as an SVG document of w x h.
+// SVG renders p as an SVG document of w x h, and its legend, if it has
+// entries, in a strip of its own below: the legend never covers the data,
+// whatever the data. The document holds two nested SVG elements: the
+// plot (class "plot-data", with the rectangle of its data area in
+// data-area, "x0 y0 x1 y1" in the document's units, y down) and the
+// legend (class "plot-legend"), for the page's layout check.
 func SVG(p *plot.Plot, w, h vg.Length) ([]byte, error) {
+	leg := p.Legend
+	p.Legend = plot.NewLegend()
+	defer func() { p.Legend = leg }()
 	c := vgsvg.New(w, h)
-	p.Draw(draw.New(c))
+	// A margin, so that a browser's text boxes (a little taller than
+	// gonum's measure of the same font) stay inside.
+	const margin = 4
+	dc := draw.Crop(draw.New(c), margin, -margin, margin, -margin)
+	p.Draw(dc)
+	area := p.DataCanvas(dc).Rectangle
+	data, err := svgBody(c)
+	if err != nil {
+		return nil, err
+	}
+	var legend []byte
+	var lh vg.Length
+	leg.Padding = 4 // between entries: a browser's text boxes do not touch
+	if r := leg.Rectangle(dc); r.Size().Y > 0 {
+		const pad = 6
+		lh = r.Size().Y + 2*pad
+		lc := vgsvg.New(w, lh)
+		leg.Top, leg.Left = true, true
+		leg.XOffs, leg.YOffs = 0, 0
+		leg.Draw(draw.Crop(draw.New(lc), area.Min.X, 0, pad, -pad))
+		if legend, err = svgBody(lc); err != nil {
+			return nil, err
+		}
+	}
+	var b bytes.Buffer
+	pt := func(v vg.Length) string { return strconv.FormatFloat(v.Points(), 'f', 2, 64) }
+	fmt.Fprintf(&b, `<svg width="%spt" height="%spt" viewBox="0 0 %s %s" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">`+"\n",
+		pt(w), pt(h+lh), pt(w), pt(h+lh))
+	fmt.Fprintf(&b, `<svg class="plot-data" x="0" y="0" width="%s" height="%s" viewBox="0 0 %s %s" data-area="%s %s %s %s">`+"\n",
+		pt(w), pt(h), pt(w), pt(h), pt(area.Min.X), pt(h-area.Max.Y), pt(area.Max.X), pt(h-area.Min.Y))
+	b.Write(data)
+	b.WriteString("</svg>\n")
+	if legend != nil {
+		fmt.Fprintf(&b, `<svg class="plot-legend" x="0" y="%s" width="%s" height="%s" viewBox="0 0 %s %s">`+"\n", pt(h), pt(w), pt(lh), pt(w), pt(lh))
+		b.Write(legend)
+		b.WriteString("</svg>\n")
+	}
+	b.WriteString("</svg>")
+	return b.Bytes(), nil
+}
+
+// svgBody returns what c's SVG document holds inside its svg element.
+func svgBody(c *vgsvg.Canvas) ([]byte, error) {
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	s := b.Bytes()
-	if i := bytes.Index(s, []byte("<svg")); i > 0 {
-		s = s[i:] // inlined in HTML: no XML prolog
+	i := bytes.Index(s, []byte("<svg"))
+	j := bytes.LastIndex(s, []byte("</svg>"))
+	if i < 0 || j < i {
+		return nil, fmt.Errorf("report: gonum/plot wrote no SVG element")
 	}
-	return s, nil
+	k := bytes.IndexByte(s[i:], '>')
+	return s[i+k+1 : j], nil
 }
 
 // paperRange parses a probability of the paper ("22%", "58%~89%").
@@ -93,8 +146,8 @@ func horizontalBars(title, xlabel string, labels []string, names []string, serie
 		p.Legend.Add(names[k], bc)
 	}
 	p.NominalY(rev...)
-	p.Legend.Top = true
-	p.X.Min, p.X.Max = 0, 1.3 // room for the legend
+	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5 // room for the outer bars of the first and last rows
+	p.X.Min, p.X.Max = 0, 1                 // probabilities (the legend is drawn below: SVG)
 	p.Add(plotter.NewGrid())
 	return p, nil
 }
@@ -167,7 +220,6 @@ func calibrationPlot(bins []calBin) (*plot.Plot, error) {
 	p.Add(plotter.NewGrid(), diag, lp, sp)
 	p.Legend.Add("perfect calibration", diag)
 	p.Legend.Add("move model", lp, sp)
-	p.Legend.Top, p.Legend.Left = true, true
 	return p, nil
 }
 
@@ -194,14 +246,14 @@ func topKPlot(names []string, metrics []train.Metrics) (*plot.Plot, error) {
 		p.Legend.Add(names[k], bc)
 	}
 	p.NominalX("top 1", "top 3", "top 5")
+	p.X.Min, p.X.Max = -0.5, 2.5 // the groups' outer bars inside the frame
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top, p.Legend.Left = true, true
 	p.Add(plotter.NewGrid())
 	return p, nil
 }
 
 // craSavingsPlot is CRA Table 1: savings and accuracy by move number.
-func craSavingsPlot(t *craexp.Tables) (*plot.Plot, error) {
+func craSavingsPlot(t *craeval.Tables) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "CRA Table 1: moves pruned and accuracy, by move number"
 	p.X.Label.Text = "move number (middle of the range)"
@@ -232,27 +284,26 @@ func craSavingsPlot(t *craexp.Tables) (*plot.Plot, error) {
 		p.Legend.Add(s.name, l, pts)
 	}
 	p.Y.Min, p.Y.Max = 0, 100
-	p.Legend.Top = false
 	p.Add(plotter.NewGrid())
 	return p, nil
 }
 
 // craRanksPlot is CRA Table 2: the cumulative share of played moves by
 // rank bin, per ordering.
-func craRanksPlot(t *craexp.Tables) (*plot.Plot, error) {
+func craRanksPlot(t *craeval.Tables) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "CRA Table 2: rank of the played move (cumulative)"
 	p.Y.Label.Text = "% of played moves at this rank or better"
 	orders := []struct {
 		o    int
 		name string
-	}{{craexp.OrderPaper, "paper (17 ranks)"}, {craexp.OrderOurs, "ours (ranks, then P)"}, {craexp.OrderProb, "probability only"},
-		{craexp.OrderModel, "move model only"}, {craexp.OrderOursModel, "ours (tiers), model"}}
+	}{{craeval.OrderPaper, "paper (17 ranks)"}, {craeval.OrderOurs, "ours (ranks, then P)"}, {craeval.OrderProb, "probability only"},
+		{craeval.OrderModel, "move model only"}, {craeval.OrderOursModel, "ours (tiers), model"}}
 	n := float64(max(t.Total.Positions, 1))
 	for k, o := range orders {
 		var xy plotter.XYs
 		cum := 0
-		for b := range craexp.RankBins {
+		for b := range craeval.RankBins {
 			cum += t.Hist[o.o][b]
 			xy = append(xy, plotter.XY{X: float64(b), Y: 100 * float64(cum) / n})
 		}
@@ -265,9 +316,8 @@ func craRanksPlot(t *craexp.Tables) (*plot.Plot, error) {
 		p.Add(l, pts)
 		p.Legend.Add(o.name, l, pts)
 	}
-	p.NominalX(craexp.RankBins[:]...)
+	p.NominalX(craeval.RankBins[:]...)
 	p.Y.Min, p.Y.Max = 0, 100
-	p.Legend.Top = false
 	p.Add(plotter.NewGrid())
 	return p, nil
 }

@@ -15,8 +15,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/rpshogi/rpshogi/categorize/cra"
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/craexp"
+	"github.com/rpshogi/rpshogi/cmd/internal/craeval"
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
@@ -39,6 +38,9 @@ type Options struct {
 	Eval []string
 	// Ingest reads Eval (workers, filter).
 	Ingest ingest.Options
+	// Warn, if set, is given each warning of the page (Data.Warnings) as
+	// Build finds it, for standard error.
+	Warn func(string)
 }
 
 // Data is what the page shows.
@@ -58,8 +60,23 @@ type Data struct {
 	EvalNote  string
 	Estimates *evaluate.Evaluation
 	Model     *movemodel.Evaluation
-	CRA       *craexp.Tables
+	// ModelName says which move model the page measures (the database's:
+	// the estimators' table and the CRA's model orderings).
+	ModelName string
+	CRA       *craeval.Tables
 	Matches   []Match
+	// Warnings are shown at the top of the page: figures measured on
+	// games the counts or the model were trained on, a model that is
+	// not the database's.
+	Warnings []string
+}
+
+// warn records a warning of the page.
+func (d *Data) warn(opts Options, w string) {
+	d.Warnings = append(d.Warnings, w)
+	if opts.Warn != nil {
+		opts.Warn(w)
+	}
 }
 
 // Run is a row of the runs table.
@@ -203,7 +220,10 @@ func (d *Data) evaluate(ctx context.Context, db *sql.DB, t *train.Tally, opts Op
 		return nil
 	}
 	d.Estimates = ev
-	md, err := readModel(ctx, db)
+	if d.InSample {
+		d.warn(opts, fmt.Sprintf("in-sample: the %d games measured are the database's own training games (its counts and its move model were trained on them); give --eval PATH for held-out games", ev.Games))
+	}
+	md, err := craeval.ReadModel(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -212,49 +232,22 @@ func (d *Data) evaluate(ctx context.Context, db *sql.DB, t *train.Tally, opts Op
 			return err
 		}
 	}
-	costs, source, err := craexp.Costs(ctx, d.DB)
+	src, err := craeval.Open(ctx, d.DB)
 	if err != nil {
 		return err
 	}
-	iopts := opts.Ingest
-	iopts.Process = func(g *ingest.Game) (any, error) {
-		return craexp.AnalyzeGame(g.Record, cra.NewOrderer(costs), false)
-	}
-	var tally craexp.Tally
-	sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {
-		if eo.Exclude != nil && eo.Exclude(g.Digest) {
-			return nil
-		}
-		cg, ok := g.Processed.(*craexp.Game)
-		if !ok {
-			return fmt.Errorf("report: %s: no CRA analysis", g.Source)
-		}
-		tally.Add(cg)
-		return nil
-	}}
-	if _, err := ingest.Run(ctx, iopts, d.EvalPaths, sink); err != nil {
+	d.ModelName = src.Model.Name
+	tb, _, err := craeval.Run(ctx, d.EvalPaths, opts.Ingest, src, craeval.RunOptions{Subset: "all", Exclude: eo.Exclude})
+	if err != nil {
 		return err
 	}
-	tb := tally.Tables("all", source, false)
 	d.CRA = &tb
-	return nil
-}
-
-// readModel returns the database's move model, nil if it has none.
-func readModel(ctx context.Context, db *sql.DB) (*movemodel.Model, error) {
-	var n int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'model_runs'`).Scan(&n); err != nil {
-		return nil, fmt.Errorf("report: %w", err)
-	}
-	if n > 0 {
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM model_runs`).Scan(&n); err != nil {
-			return nil, fmt.Errorf("report: %w", err)
+	for _, w := range tb.Warnings {
+		if !d.InSample || src.Model.Compiled {
+			d.warn(opts, "CRA: "+w) // in-sample is said once, above
 		}
 	}
-	if n == 0 {
-		return nil, nil
-	}
-	return movemodel.Read(ctx, db)
+	return nil
 }
 
 // Write writes the page to dir/File (through a temporary file), creating

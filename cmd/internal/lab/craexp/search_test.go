@@ -7,7 +7,10 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 func TestSearch(t *testing.T) {
@@ -100,4 +103,13 @@ func TestSearch(t *testing.T) {
 	if !bytes.Equal(Plot(rep, 2, "nodes"), Plot(again, 2, "nodes")) {
 		t.Error("the nodes plot differs between two runs")
 	}
+}
+
+func record(t *testing.T, usi string) *kifu.Record {
+	t.Helper()
+	recs, err := kifu.ParseSFENMoves(strings.NewReader(usi + "\n"))
+	if err != nil || len(recs) != 1 || recs[0].ReplayErr != nil {
+		t.Fatalf("%q: %v", usi, err)
+	}
+	return recs[0]
 }

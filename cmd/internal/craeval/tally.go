@@ -1,17 +1,12 @@
-package craexp
+package craeval
 
 import (
-	"context"
 	"fmt"
 	"math/bits"
-	"os"
 
-	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/kifu"
-	"github.com/rpshogi/rpshogi/tables"
-	"github.com/rpshogi/rpshogi/train"
 )
 
 // RankBins are the bins of Table 2.
@@ -22,7 +17,7 @@ const (
 	OrderPaper = iota // the paper's 17 ranks over the relevant moves
 	OrderOurs         // the same ranks, ties by transition probability
 	OrderProb         // transition probability alone over all legal moves
-	// The learned move model (tables.ModelWeights):
+	// The learned move model (Model: a database's or the compiled one):
 	OrderModel      // its probability alone over all legal moves
 	OrderPaperModel // the paper's 17 ranks over the relevant moves, ties by the model
 	OrderOursModel  // our tiers of the ranks over the relevant moves, then the model
@@ -132,17 +127,25 @@ type Game struct {
 	Counts
 }
 
-// Modeler fills cra.Move.Model with the learned move model's
+// Modeler fills cra.Move.Model with a learned move model's
 // probabilities. It is reusable, allocates nothing, and is not safe for
-// concurrent use; the zero value uses the compiled model
-// (tables.ModelWeights and its book, tables.ModelBook).
+// concurrent use. Make it with NewModeler.
 type Modeler struct {
-	// W are the model's weights (nil: tables.ModelWeights()).
-	W    []float32
+	w    []float32
 	book movemodel.Book
 	x    movemodel.Extractor
 	m    [kifu.MaxMoves]kifu.Move
 	p    [kifu.MaxMoves]float64
+}
+
+// NewModeler returns a Modeler of the model md.
+func NewModeler(md *Model) *Modeler {
+	m := &Modeler{w: md.Weights}
+	if md.Book != nil {
+		m.book = *md.Book
+	}
+	m.x.SetBook(&m.book)
+	return m
 }
 
 // Fill sets an[i].Model to the model's probability of an[i].Move in pos
@@ -151,28 +154,22 @@ type Modeler struct {
 // non-promotions it leaves out would only share the probability out
 // differently, not change the order).
 func (md *Modeler) Fill(pos *kifu.Position, prev kifu.Move, an []cra.Move) {
-	if md.W == nil {
-		md.W = tables.ModelWeights()
-		keys, vals := tables.ModelBook()
-		md.book = movemodel.Book{Keys: keys, Vals: vals}
-		md.x.SetBook(&md.book)
-	}
 	moves := md.m[:len(an)]
 	for i := range an {
 		moves[i] = an[i].Move
 	}
 	md.x.Reset(pos, prev)
-	for i, p := range md.x.Probabilities(moves, md.W, md.p[:]) {
+	for i, p := range md.x.Probabilities(moves, md.w, md.p[:]) {
 		an[i].Model = float32(p)
 	}
 }
 
 // AnalyzeGame analyses with o every position of the main line of rec:
 // the legal moves (kifu.Legal), the relevant ones, and where the played
-// move ranks in each ordering, the model's (the compiled move model)
-// included. With listNG it lists the played moves judged irrelevant
+// move ranks in each ordering, those of the move model model included.
+// With listNG it lists the played moves judged irrelevant
 // (file, move number, SFEN, move, why).
-func AnalyzeGame(rec *kifu.Record, o *cra.Orderer, listNG bool) (*Game, error) {
+func AnalyzeGame(rec *kifu.Record, o *cra.Orderer, model *Model, listNG bool) (*Game, error) {
 	pos, err := rec.StartPosition()
 	if err != nil {
 		return nil, err
@@ -180,7 +177,7 @@ func AnalyzeGame(rec *kifu.Record, o *cra.Orderer, listNG bool) (*Game, error) {
 	g := &Game{File: rec.File}
 	var mbuf [kifu.MaxMoves]kifu.Move
 	var abuf [kifu.MaxMoves]cra.Move
-	md := new(Modeler)
+	md := NewModeler(model)
 	for ply, node := range rec.Main.Moves {
 		played := node.Move
 		moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
@@ -283,24 +280,28 @@ func (t *Tally) Add(g *Game) {
 // (Ranks) and, if asked for, the class and rank breakdowns. Its JSON is
 // that of "rpshogi cra --json".
 type Tables struct {
-	Games       int            `json:"games"`
-	Subset      string         `json:"subset"`
-	Probability string         `json:"probability_table"`
-	Ranges      []Range        `json:"ranges"`
-	Total       Range          `json:"total"`
-	Pointless   int            `json:"pointless_played"`
-	Ranks       map[string]any `json:"ranks"`
-	Classes     []ClassCount   `json:"classes,omitempty"`
-	RankCounts  []ClassCount   `json:"rank_counts,omitempty"`
+	Games       int    `json:"games"`
+	Subset      string `json:"subset"`
+	Probability string `json:"probability_table"`
+	// Model says which move model the model orderings used; Warnings
+	// what the reader must know (Run: games the source was trained on).
+	Model      string         `json:"move_model"`
+	Warnings   []string       `json:"warnings,omitempty"`
+	Ranges     []Range        `json:"ranges"`
+	Total      Range          `json:"total"`
+	Pointless  int            `json:"pointless_played"`
+	Ranks      map[string]any `json:"ranks"`
+	Classes    []ClassCount   `json:"classes,omitempty"`
+	RankCounts []ClassCount   `json:"rank_counts,omitempty"`
 	// Hist is Counts.Hist; NG the played moves judged irrelevant.
 	Hist [OrderNB][7]int `json:"-"`
 	NG   []string        `json:"-"`
 }
 
-// Tables returns the tables of t; subset and probability say which games
-// and which probabilities were used; classes adds the breakdowns.
-func (t *Tally) Tables(subset, probability string, classes bool) Tables {
-	out := Tables{Games: t.Games, Subset: subset, Probability: probability, Hist: t.Hist, NG: t.NG, Pointless: t.Pointless}
+// Tables returns the tables of t; subset says which games, src which
+// probabilities and model were used; classes adds the breakdowns.
+func (t *Tally) Tables(subset string, src *Source, classes bool) Tables {
+	out := Tables{Games: t.Games, Subset: subset, Probability: src.Probability, Model: src.Model.Name, Hist: t.Hist, NG: t.NG, Pointless: t.Pointless}
 	out.Ranges = append([]Range(nil), t.Ranges...)
 	out.Total = Range{From: 1, To: 10 * len(t.Ranges)}
 	for i := range out.Ranges {
@@ -323,31 +324,4 @@ func (t *Tally) Tables(subset, probability string, classes bool) Tables {
 		}
 	}
 	return out
-}
-
-// Costs returns the cost table to use and its description: the compiled
-// table's (db "") or that of the counts of the training database db.
-func Costs(ctx context.Context, db string) ([categorize.MaxCategories]int32, string, error) {
-	if db == "" {
-		return tables.Costs(), "compiled table " + tables.Source, nil
-	}
-	var costs [categorize.MaxCategories]int32
-	if _, err := os.Stat(db); err != nil {
-		return costs, "", fmt.Errorf("cra: %w", err)
-	}
-	d, err := train.OpenReadOnly(db)
-	if err != nil {
-		return costs, "", err
-	}
-	defer d.Close()
-	t, err := train.ReadTally(ctx, d)
-	if err != nil {
-		return costs, "", err
-	}
-	counts := make([]tables.Count, categorize.Count())
-	for _, c := range categorize.List() {
-		k := t.Cats[c.ID]
-		counts[c.ID] = tables.Count{Name: c.Name, NP: k.NP, NC: k.NC}
-	}
-	return tables.CostsOf(counts), "database " + db, nil
 }

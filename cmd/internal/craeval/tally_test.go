@@ -1,4 +1,4 @@
-package craexp
+package craeval
 
 import (
 	"math"
@@ -67,7 +67,7 @@ func checkCounts(t *testing.T, name string, c *Counts, games, positions int) {
 func TestAnalyzeGame(t *testing.T) {
 	o := cra.NewTableOrderer()
 	// 8h2b (no promotion) is pointless: kifu.Legal does not generate it.
-	g, err := AnalyzeGame(record(t, "startpos moves 7g7f 3c3d 8h2b 3a2b"), o, true)
+	g, err := AnalyzeGame(record(t, "startpos moves 7g7f 3c3d 8h2b 3a2b"), o, CompiledModel(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestTallyRealGames(t *testing.T) {
 	var tally Tally
 	plies := 0
 	for _, gm := range games {
-		g, err := AnalyzeGame(gm.Record, o, false)
+		g, err := AnalyzeGame(gm.Record, o, CompiledModel(), false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func TestTallyRealGames(t *testing.T) {
 		plies += len(gm.Record.Main.Moves)
 	}
 	checkCounts(t, "tally", &tally.Counts, len(games), plies)
-	tb := tally.Tables("all", "compiled", true)
+	tb := tally.Tables("all", Compiled(), true)
 	if tb.Games != len(games) || tb.Total.Positions != plies || tb.Total.From != 1 || tb.Total.To != 10*len(tb.Ranges) ||
 		len(tb.Classes) == 0 || len(tb.RankCounts) == 0 || tb.Total.Savings <= 0 || tb.Total.Accuracy <= 50 {
 		t.Errorf("tables %+v", tb)
@@ -127,7 +127,7 @@ func TestModelTieBreak(t *testing.T) {
 		pos.DoMove(n.Move)
 	}
 	an := cra.NewTableOrderer().Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
-	var md Modeler
+	md := NewModeler(CompiledModel())
 	md.Fill(pos, pos.LastMove(), an)
 	var x movemodel.Extractor
 	keys, vals := tables.ModelBook() // the Modeler's book (opening and formation books)
