@@ -147,7 +147,7 @@ func TestPlausibleMoves(t *testing.T) {
 		})
 	}
 	for _, sfen := range []string{plausibleOpening, plausibleMiddle, plausibleBlock, plausibleEndgame, plausibleCheck} {
-		pos, _ := kifu.ParseSFEN(sfen)
+		pos := kifutest.MustSFEN(t, sfen)
 		for _, d := range []int{1, 3, 4, 7} {
 			if d < 4 && !pos.InCheck() {
 				continue
@@ -165,7 +165,7 @@ func TestPlausibleMoves(t *testing.T) {
 // TestPlausibleRootGeneratesAll: the root node expands every legal move
 // whatever the depth.
 func TestPlausibleRootGeneratesAll(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(plausibleMiddle)
+	pos := kifutest.MustSFEN(t, plausibleMiddle)
 	s := depthSearcher()
 	s.pos = pos
 	moves, legal := s.depthMoves(&s.stack[0], 0, HalfCost, pos.LastMove(), false)
@@ -179,9 +179,9 @@ func TestPlausibleRootGeneratesAll(t *testing.T) {
 // as the bound), and that a search at 6 plies tries null moves and
 // searches fewer nodes with them.
 func TestNullMoveAllowed(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(plausibleMiddle)
-	checked, _ := kifu.ParseSFEN(plausibleCheck)
-	bare, _ := kifu.ParseSFEN("4k4/9/ppppppppp/9/9/9/PPPPPPPPP/9/4K4 b - 1")
+	pos := kifutest.MustSFEN(t, plausibleMiddle)
+	checked := kifutest.MustSFEN(t, plausibleCheck)
+	bare := kifutest.MustSFEN(t, "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/9/4K4 b - 1")
 	afterNull := pos.Clone()
 	afterNull.DoNullMove()
 	afterNull.DoNullMove()
@@ -238,11 +238,11 @@ func TestNullMoveAllowed(t *testing.T) {
 // one that gives it away is not; the only evasion is extended; and past
 // ply 2·(root depth) nothing is.
 func TestDepthExtensions(t *testing.T) {
-	chain, _ := kifu.ParseSFEN(recaptureChainSFEN)
+	chain := kifutest.MustSFEN(t, recaptureChainSFEN)
 	m, _ := chain.ParseUSIMove("7d7c+")
 	chain.DoMove(m)
-	endgame, _ := kifu.ParseSFEN(plausibleEndgame)
-	single, _ := kifu.ParseSFEN("4r4/9/9/9/9/9/6s2/3g1g3/4K4 b - 1")
+	endgame := kifutest.MustSFEN(t, plausibleEndgame)
+	single := kifutest.MustSFEN(t, "4r4/9/9/9/9/9/6s2/3g1g3/4K4 b - 1")
 	tests := []struct {
 		name  string
 		pos   *kifu.Position
@@ -291,7 +291,7 @@ func TestDepthExtensions(t *testing.T) {
 // the recapture chain on 7c) the main search goes deeper than below any
 // quiet root move, and deeper than it does without extensions.
 func TestDepthRecaptureLineExtended(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(recaptureChainSFEN)
+	pos := kifutest.MustSFEN(t, recaptureChainSFEN)
 	depthBelow := func(s *Searcher) (capture, quiet int) {
 		s.Search(pos.Clone(), Limits{MaxBudget: 3 * HalfCost}, nil)
 		for _, st := range s.RootStats() {
@@ -376,7 +376,7 @@ func TestDepthTactics(t *testing.T) {
 // lose material, captures and promotions that lose material, and last
 // quiet moves that lose material.
 func TestOrderDepth(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(plausibleEndgame)
+	pos := kifutest.MustSFEN(t, plausibleEndgame)
 	s := depthSearcher()
 	s.pos = pos
 	s.iterBudget = 8 * HalfCost

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 // newTestSearcher returns a searcher pricing moves with the committed
@@ -87,7 +88,7 @@ func TestRecaptureLineSearchedDeeper(t *testing.T) {
 // preliminary search finds it better than the moves before it, and it is
 // searched again at probability 1/2.
 func TestReSearchFires(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(recaptureChainSFEN)
+	pos := kifutest.MustSFEN(t, recaptureChainSFEN)
 	s := newTestSearcher()
 	res := s.Search(pos, Limits{MaxBudget: 700}, nil)
 	if res.Move.USI() != "7d7c+" {
@@ -131,7 +132,7 @@ func TestSingleLegalMoveCostsNothing(t *testing.T) {
 // thresholds 2^-9 ... 2^-3: the higher the threshold (the smaller the
 // budget), the fewer the nodes.
 func TestNodesShrinkAsThresholdRises(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(recaptureChainSFEN)
+	pos := kifutest.MustSFEN(t, recaptureChainSFEN)
 	prev := ^uint64(0)
 	for _, budget := range []int{900, 700, 500, 300} {
 		s := newTestSearcher()

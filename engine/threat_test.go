@@ -9,15 +9,15 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// threatOffGolden are the best move, nodes and score of the search
-// without threat stacks (main at 5817774, before the hooks were merged, with lazy pricing;
+// searchSignature is the engine's node-count signature: the best move,
+// nodes and score of the search without threat stacks (main at 5817774, before the hooks were merged, with lazy pricing;
 // re-recorded with issue 16's new defaults: quick interior mate tests,
 // losing captures in quiescence, the paper's leaf test; the realization
 // mode's nodes re-recorded with Aspiration 50, session 6) on the bench
 // positions, each search bounded by its iteration (and a node cap it
 // does not reach). Another change to the search changes them: re-record
 // them from that change's search with the hooks off.
-var threatOffGolden = []struct {
+var searchSignature = []struct {
 	mode   Mode
 	name   string
 	move   string
@@ -35,15 +35,17 @@ var threatOffGolden = []struct {
 	{ModeDepth, "endgame", "6f6g", 22411, 2752, 400},
 }
 
-// TestThreatOffBitIdentical: ThreatStacks=off (with every rule's switch
-// on) searches exactly as the engine did before the threat stacks: the
-// same move, score and node count in both modes.
-func TestThreatOffBitIdentical(t *testing.T) {
+// TestSearchSignature: the search gives the engine's node-count signature
+// (searchSignature: move, score and node count in both modes) with
+// ThreatStacks=off and every threat rule's switch on, so the threat
+// stacks' hooks change nothing when off. Any change to the search that
+// changes a node count fails it.
+func TestSearchSignature(t *testing.T) {
 	sfens := map[string]string{}
 	for _, bp := range benchPositions {
 		sfens[bp.name] = bp.sfen
 	}
-	for _, g := range threatOffGolden {
+	for _, g := range searchSignature {
 		t.Run(g.mode.String()+"/"+g.name, func(t *testing.T) {
 			if testing.Short() && g.nodes > 20000 {
 				t.Skip("long in -short")
