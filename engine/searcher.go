@@ -82,34 +82,23 @@ type frame struct {
 	pvLen  int
 	killer [2]kifu.Move
 	gain   [kifu.MaxMoves]int16 // SEE of each move (depth mode's ordering)
-	// Lazy pricing (movepick.go): the node's classifier, and the picking
-	// stage with the end of the moves it has priced and ordered.
-	cls      categorize.Classifier
-	stage    pickStage
-	stageEnd int
-	cheap    bool   // priced by CheapCoster (cheapNode)
-	deferAt  int    // the table move's place among the moves generated (startDeferred)
-	costKey  uint64 // the pricing context of the cost cache (moveCosts; 0: none)
+	// cls is the node's classifier (lazy pricing, movepick.go).
+	cls categorize.Classifier
+	mp  movePicker // the main search's moves of the node (movepick.go)
 }
 
 // Searcher searches one position at a time. It owns its transposition
 // table and per-ply stacks; it is not safe for concurrent use, except Stop.
+// Its fields are grouped by kind: what the USI options and the lab set
+// (settings, mateHooks), the statistics of the running search (counters),
+// the switches of tests and benchmarks (switches), and the running
+// search's own state.
 type Searcher struct {
-	TT     *TT
-	Coster Coster
-	Mode   Mode
-	CRA    CRAMode      // Candidate Relevance Analysis in the main search (engine/cra.go)
-	Eval   EvalKind     // the static evaluation (Eval option, engine/evallearned.go)
-	cra    *cra.Orderer // its analyzer, made on first use
-	// Threats are the threat stacks' options (engine/threatsearch.go);
-	// ts is their state, made on first use.
-	Threats ThreatOptions
-	ts      *threatSearch
-
+	TT *TT
+	settings
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
-	qopts     // the quiescence search's options (qsearch.go)
-	sopts     // the realization search's pruning options (nullMoveRP)
-	usiHabits // MultiPV, the draw value, the entering-king rule (multipv.go)
+	counters
+	switches
 
 	pos    *kifu.Position
 	limits Limits
@@ -118,8 +107,6 @@ type Searcher struct {
 	// current is ctl while a search runs (nil between searches), for Stop.
 	current  atomic.Pointer[Control]
 	start    time.Time
-	nodes    uint64
-	seldepth int
 	aborted  bool
 	stack    [MaxPly + 2]frame
 	history  [kifu.PieceNB][kifu.SquareNB]int32
@@ -132,8 +119,6 @@ type Searcher struct {
 	// per root move statistics: of the iteration in progress, and of the
 	// last finished one
 	iterStats, rootStats []RootStat
-	mainDepth            int // deepest ply expanded by search (not qsearch)
-	reSearches           uint64
 	qcls                 categorize.Classifier    // facts of quiescence moves
 	qchecks              [kifu.MaxMoves]kifu.Move // quiet checks of a quiescence node (quietChecks)
 	// evalCache holds recent static evaluations (see evaluate).
@@ -143,46 +128,75 @@ type Searcher struct {
 	dcls       categorize.Classifier
 	facts      [kifu.MaxMoves]categorize.Facts
 	iterBudget int
+	cra        *cra.Orderer  // CRA's analyzer, made on first use (engine/cra.go)
+	ts         *threatSearch // the threat stacks' state, made on first use (engine/threatsearch.go)
+	smp        smpState
+	// helper marks a helper thread's searcher; budgetOffset shifts its
+	// iterations' root budgets.
+	helper       bool
+	budgetOffset int
+	pubNodes     atomic.Uint64 // a helper's nodes, published every pollEvery
+	// costSalt identifies the Coster of the running search in the cost
+	// tags of the table's stored costs (costTag); 0 stores none.
+	costSalt  uint64
+	costCache []costEntry // moveCosts' cost cache, made on first use
+	noise     bayesNoise  // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
+}
+
+// settings are what a Searcher's user sets: the USI options' values.
+type settings struct {
+	Coster Coster
+	Mode   Mode
+	CRA    CRAMode  // Candidate Relevance Analysis in the main search (engine/cra.go)
+	Eval   EvalKind // the static evaluation (Eval option, engine/evallearned.go)
+	// Threats are the threat stacks' options (engine/threatsearch.go).
+	Threats ThreatOptions
+	// Threads is the number of threads of a search (lazy SMP, smp.go):
+	// 1 (or less) searches alone, as the search always did.
+	Threads int
+	// FullWidth turns depth mode's plausible-move generator off (every
+	// legal move at every depth, no stand pat; DepthFullWidth).
+	FullWidth bool
+	qopts     // the quiescence search's options (qsearch.go)
+	sopts     // the realization search's pruning options (nullMoveRP)
+	usiHabits // MultiPV, the draw value, the entering-king rule (multipv.go)
+}
+
+// counters are the statistics of the running search.
+type counters struct {
+	nodes      uint64
+	seldepth   int
+	mainDepth  int // deepest ply expanded by search (not qsearch)
+	reSearches uint64
 	// nullTries and nullCuts count null moves searched and those that
-	// failed high; noNull and noExtensions turn the null move and the
-	// extensions off (for tests and tuning).
+	// failed high.
 	nullTries, nullCuts uint64
 	// rfpCuts and futilityPrunes count the nodes cut by reverse futility
 	// and the moves skipped by futility pruning.
 	rfpCuts, futilityPrunes uint64
 	// aspFails counts the root searches that fell outside the aspiration
 	// window (searchRoot).
-	aspFails             uint64
-	noNull, noExtensions bool
-	// Threads is the number of threads of a search (lazy SMP, smp.go):
-	// 1 (or less) searches alone, as the search always did.
-	Threads int
-	smp     smpState
-	// helper marks a helper thread's searcher; budgetOffset shifts its
-	// iterations' root budgets.
-	helper       bool
-	budgetOffset int
-	pubNodes     atomic.Uint64 // a helper's nodes, published every pollEvery
-	// eagerCosts prices every move of a node before searching any, as
-	// the search did before lazy pricing (benchmarks compare the two).
-	eagerCosts bool
-	// costSalt identifies the Coster of the running search in the cost
-	// tags of the table's stored costs (costTag); 0 stores none.
-	costSalt  uint64
-	noCostTT  bool        // never take a cost from the table or the cost cache (tests)
-	costCache []costEntry // moveCosts' cost cache, made on first use
+	aspFails uint64
 	// pricedNodes counts the nodes of the last search that priced all
 	// their moves at once (Coster.Costs).
 	pricedNodes uint64
-	noise       bayesNoise // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
-	// FullWidth turns depth mode's plausible-move generator off (every
-	// legal move at every depth, no stand pat; DepthFullWidth).
-	FullWidth bool
+}
+
+// switches turn parts of the search off or back to an earlier form, for
+// tests, tuning and benchmarks.
+type switches struct {
+	// noNull and noExtensions turn depth mode's null move and extensions
+	// off.
+	noNull, noExtensions bool
+	// eagerCosts prices every move of a node before searching any, as
+	// the search did before lazy pricing (benchmarks compare the two).
+	eagerCosts bool
+	noCostTT   bool // never take a cost from the table or the cost cache (tests)
 }
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks(), qopts: defaultQOpts(), sopts: defaultSOpts()}
+	s := &Searcher{TT: NewTT(hashMB), settings: settings{Coster: c, qopts: defaultQOpts(), sopts: defaultSOpts()}, mateHooks: newMateHooks()}
 	s.ctl = &s.ownCtl
 	return s
 }
