@@ -281,7 +281,7 @@ func TestBayesStop(t *testing.T) {
 // play depth, and the answer is legal.
 func TestUSIBayes(t *testing.T) {
 	p := startLoop(t, DefaultConfig())
-	p.send("usi")
+	p.send("setoption name DeveloperOptions value true", "usi")
 	p.expect("option name Bayes type combo default off var off var bf var ucb var qss", time.Second)
 	position := "position startpos moves 7g7f 3c3d 2g2f 8c8d"
 	p.send("setoption name Bayes value ucb", "setoption name BayesSimnum value 2", "setoption name BayesPVth value 1",

@@ -126,7 +126,7 @@ func TestSearchWithCRA(t *testing.T) {
 
 func TestUSICRAOption(t *testing.T) {
 	p := startLoop(t, Config{Name: "test-engine"})
-	p.send("usi")
+	p.send("setoption name DeveloperOptions value true", "usi")
 	if got := p.expect("option name CRA", time.Second); got != "option name CRA type combo default off var off var order var filter" {
 		t.Errorf("got %q", got)
 	}

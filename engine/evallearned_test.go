@@ -102,7 +102,7 @@ func TestEvalKindCache(t *testing.T) {
 // default.
 func TestUSIEvalOption(t *testing.T) {
 	p := startLoop(t, Config{Name: "test-engine"})
-	p.send("usi")
+	p.send("setoption name DeveloperOptions value true", "usi")
 	p.expect("option name Eval type combo default learned var hand var learned", time.Second)
 	p.expect("usiok", time.Second)
 	p.send("setoption name Eval value nonsense")

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,11 @@ import (
 // off the CPU for a few tens of milliseconds, which the margin covers.
 const defaultOverhead = 30 * time.Millisecond
 
+// DefaultProbability is the default of the USI option Probability, the
+// estimator of a move's probability: "model" (the learned move model;
+// the others are "category", the paper's n_p/n_c, and "per-move").
+const DefaultProbability = "model"
+
 // option is one USI option.
 type option struct {
 	name  string
@@ -24,6 +30,7 @@ type option struct {
 	vars  []string
 	value string
 	help  string
+	dev   bool // a developer option: listed only with DeveloperOptions (userOptions)
 }
 
 func (o *option) usi() string {
@@ -44,13 +51,24 @@ type options struct {
 	list []*option
 }
 
+// userOptions are the options a GUI shows its user, listed by "usi"; the
+// others are developer options (the search's experiments and tuning),
+// which "usi" lists only after "setoption name DeveloperOptions value
+// true" and setoption accepts whether listed or not, so that a match
+// runner or a script sets them as before. Where YaneuraOu has an option
+// of the same meaning it has the same name (USI_Hash, USI_Ponder,
+// Threads, MultiPV, ResignValue, EnteringKingRule); MoveOverhead is
+// YaneuraOu's NetworkDelay, DrawValue its Contempt with the opposite sign.
+var userOptions = []string{"USI_Hash", "USI_Ponder", "Threads", "MultiPV", "MoveOverhead", "ResignValue",
+	"DrawValue", "EnteringKingRule", "DeveloperOptions"}
+
 func newOptions() *options {
 	o := &options{list: []*option{
 		{name: "USI_Hash", kind: "spin", def: "64", min: 1, max: 65536, help: "transposition table size in MB"},
 		{name: "USI_Ponder", kind: "check", def: "false", help: "send a ponder move with bestmove"},
 		{name: "SearchMode", kind: "combo", def: "realization", vars: []string{"realization", "depth"},
 			help: "node expansion: realization probability (Tsuruoka et al.) or depth"},
-		{name: "Probability", kind: "combo", def: "model", vars: []string{"category", "per-move", "model"},
+		{name: "Probability", kind: "combo", def: DefaultProbability, vars: []string{"category", "per-move", "model"},
 			help: "a move's probability: the largest n_p/n_c of its categories (the paper), of the per-move n_p/m_c, or the learned move model's softmax"},
 		{name: "ThresholdMax", kind: "spin", def: "40", min: 1, max: 60,
 			help: "deepest iteration: realization probability 2^-N (depth N/... in depth mode: N plies)"},
@@ -120,11 +138,27 @@ func newOptions() *options {
 		{name: "DrawValue", kind: "spin", def: "0", min: -30000, max: 30000, help: "score of a repetition draw (千日手) for the engine, in centipawns"},
 		{name: "EnteringKingRule", kind: "combo", def: "CSARule27", vars: kifu.EnteringKingRuleNames(),
 			help: "entering-king rule (入玉, YaneuraOu's names): CSA 27-point declaration (28 Black, 27 White), 24-point (31 to win), their handicap forms (H: the upper hand needs its missing points fewer), the try rule (the king reaching the opponent's king square wins), or none"},
+		{name: "DeveloperOptions", kind: "check", def: "false",
+			help: "list the developer options (the search's experiments and tuning) too at the next usi; setoption accepts them either way"},
 	}}
 	for _, x := range o.list {
 		x.value = x.def
+		x.dev = !slices.Contains(userOptions, x.name)
 	}
 	return o
+}
+
+// listed returns the options "usi" lists: the user options, and the
+// developer options too when DeveloperOptions is on.
+func (o *options) listed() []*option {
+	all := o.bool("DeveloperOptions")
+	var out []*option
+	for _, x := range o.list {
+		if all || !x.dev {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func (o *options) find(name string) *option {

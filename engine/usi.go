@@ -182,7 +182,7 @@ func (u *usi) handle(line string) (quit bool) {
 	case "usi":
 		u.out.println("id name %s", u.cfg.Name)
 		u.out.println("id author %s", u.cfg.Author)
-		for _, o := range u.opts.list {
+		for _, o := range u.opts.listed() {
 			u.out.println("%s", o.usi())
 		}
 		u.out.println("usiok")
