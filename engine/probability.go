@@ -27,13 +27,13 @@ func NewTableCoster(costs [categorize.MaxCategories]int32) *TableCoster {
 func (t *TableCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) {
 	t.cls.Reset(pos, prev)
 	for i, m := range moves {
-		costs[i] = tables.MinCost(&t.table, t.cls.Classify(m))
+		costs[i] = categorize.MinCost(&t.table, t.cls.Classify(m))
 	}
 }
 
 // MoveCost implements MoveCoster: the cost Costs gives m.
 func (t *TableCoster) MoveCost(cls *categorize.Classifier, m kifu.Move) int32 {
-	return tables.MinCost(&t.table, cls.Classify(m))
+	return categorize.MinCost(&t.table, cls.Classify(m))
 }
 
 // DefaultConfig is the engine compiled with the generated table of package

@@ -7,7 +7,6 @@ import (
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
-	"github.com/rpshogi/rpshogi/tables"
 )
 
 // The Searcher and its vocabulary: the costs of moves and the Costers
@@ -23,14 +22,14 @@ import (
 // expanded, as in the paper's cut-off test). In depth mode a node with
 // budget <= 0 (no ply left) is a leaf (see leaf).
 const (
-	// HalfCost is the cost of probability 1/2 (tables.Unit): the re-search
-	// probability.
-	HalfCost = tables.Unit
+	// HalfCost is the cost of probability 1/2 (categorize.CostUnit): the
+	// re-search probability.
+	HalfCost = categorize.CostUnit
 	// BudgetStep is added to the root budget per iteration: the threshold
 	// is divided by 4, as in the paper.
 	BudgetStep = 200
-	// MaxCost caps a move's cost (tables.MaxCost, probability 2^-20).
-	MaxCost = tables.MaxCost
+	// MaxCost caps a move's cost (categorize.MaxCost, probability 2^-20).
+	MaxCost = categorize.MaxCost
 )
 
 // Coster gives the realization-probability cost of moves. Costs fills

@@ -55,7 +55,7 @@ func (o *Orderer) Analyze(pos *kifu.Position, prev kifu.Move, moves []kifu.Move,
 	o.an.Reset(pos, prev)
 	for _, m := range moves {
 		a := o.an.Analyze(m)
-		out = append(out, Move{Move: m, Analysis: a, Cost: tables.MinCost(&o.costs, a.Facts.Set())})
+		out = append(out, Move{Move: m, Analysis: a, Cost: categorize.MinCost(&o.costs, a.Facts.Set())})
 	}
 	return out
 }
@@ -82,7 +82,7 @@ const ClassBonus = 20
 // for each of its relevance classes (a move relevant for several reasons
 // is likelier to be good, as the paper's §2.2 suggests).
 func OursKey(m *Move) int64 {
-	return int64(m.Rank.Tier())<<24 | int64(min(m.Cost, tables.MaxCost)+ClassBonus*(32-int32(bits.OnesCount32(uint32(m.Rel)))))
+	return int64(m.Rank.Tier())<<24 | int64(min(m.Cost, categorize.MaxCost)+ClassBonus*(32-int32(bits.OnesCount32(uint32(m.Rel)))))
 }
 
 // ProbKey orders by transition probability alone.
