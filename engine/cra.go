@@ -42,20 +42,31 @@ func ParseCRAMode(s string) (CRAMode, bool) {
 	return CRAOff, false
 }
 
+// craState is CRA's analyzer in the search, and the costs it orders by
+// in depth mode.
+type craState struct {
+	o     cra.Orderer
+	costs [kifu.MaxMoves]int32
+}
+
 // craNodes applies CRA to the moves of a main-search node (the search
 // hook): it orders them by rank, then probability, after the table move
-// and, in filter mode away from the root, drops the irrelevant ones. It
+// and, in filter mode away from the root, drops the irrelevant ones. The
+// probabilities are the searcher's own coster's: costs in the realization
+// mode, the Coster's prices in depth mode (whose costs are plies). It
 // returns the number of moves kept (moves[:n], costs[:n] and f.order[:n]
-// rearranged in place; the search's pickNext then takes them by f.order).
+// rearranged in place; the move picker then takes them by f.order).
 func (s *Searcher) craNodes(f *frame, moves []kifu.Move, costs []int32, ttMove kifu.Move, ply int) int {
 	if s.cra == nil {
-		s.cra = cra.NewTableOrderer()
+		s.cra = new(craState)
 	}
-	prev := s.pos.LastMove()
-	if ply == 0 {
-		prev = s.rootPrev
+	prev := s.prevMove(ply)
+	probs := costs
+	if s.Mode == ModeDepth {
+		probs = s.cra.costs[:len(moves)]
+		s.moveCosts(0, prev, moves, probs, false, 0)
 	}
-	an := s.cra.AnalyzeAll(s.pos, prev, moves)
+	an := s.cra.o.AnalyzePriced(s.pos, prev, moves, probs)
 	filter := s.CRA == CRAFilter && ply > 0
 	relevant := 0
 	for i := range an {

@@ -8,6 +8,7 @@ import (
 	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 // Positions of real games (see categorize/cra's cra_test.go for where they
@@ -44,7 +45,7 @@ func TestCRANodesFilter(t *testing.T) {
 	pos := kifutest.MustSFEN(t, craMiddleSFEN)
 	s := NewSearcher(1, nil)
 	s.pos = pos
-	an := cra.NewTableOrderer().Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
+	an := cra.NewOrderer(tables.Costs()).Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
 	relevant, irrelevant := 0, kifu.MoveNone
 	for _, e := range an {
 		if e.Rel.Relevant() {
@@ -144,5 +145,46 @@ func TestUSICRAOption(t *testing.T) {
 	p.send("quit")
 	if err := p.wait(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCRAPricedByCoster: CRA orders a node's moves by the costs the
+// searcher priced them with, not by the compiled table: with costs that
+// reverse the table's within the best rank, the first move is the one the
+// table prices highest.
+func TestCRAPricedByCoster(t *testing.T) {
+	pos := kifutest.MustSFEN(t, craMiddleSFEN)
+	s := NewSearcher(1, nil)
+	s.pos = pos
+	s.CRA = CRAOrder
+	f := &s.stack[3]
+	moves := pos.GenerateMoves(kifu.Legal, f.moves[:0])
+	an := cra.NewOrderer(tables.Costs()).Analyze(pos, pos.LastMove(), moves, nil)
+	best := an[0].Rank
+	for _, e := range an {
+		best = min(best, e.Rank)
+	}
+	costs := f.costs[:len(moves)]
+	var cheapest, dearest kifu.Move // by the table, among the best rank
+	var lo, hi int32 = MaxCost + 1, -1
+	for i, e := range an {
+		costs[i] = MaxCost - e.Cost // the table's order reversed
+		if e.Rank != best {
+			continue
+		}
+		if e.Cost < lo {
+			lo, cheapest = e.Cost, e.Move
+		}
+		if e.Cost > hi {
+			hi, dearest = e.Cost, e.Move
+		}
+	}
+	if lo == hi {
+		t.Fatalf("the best rank's moves cost alike (%d): no order to test", lo)
+	}
+	s.orderMoves(f, moves, costs, kifu.MoveNone, 3)
+	n := s.craNodes(f, moves, costs, kifu.MoveNone, 3)
+	if first, _ := pickNext(f, moves[:n], costs[:n], 0); first != dearest {
+		t.Errorf("first move %s, want %s (the table's dearest of rank %d, the coster's cheapest; the table's cheapest is %s)", first, dearest, best, cheapest)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize"
-	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -127,7 +126,7 @@ type Searcher struct {
 	dcls       categorize.Classifier
 	facts      [kifu.MaxMoves]categorize.Facts
 	iterBudget int
-	cra        *cra.Orderer  // CRA's analyzer, made on first use (engine/cra.go)
+	cra        *craState     // CRA's analyzer, made on first use (engine/cra.go)
 	ts         *threatSearch // the threat stacks' state, made on first use (engine/threatsearch.go)
 	smp        smpState
 	// helper marks a helper thread's searcher; budgetOffset shifts its

@@ -21,7 +21,7 @@ func TestPlace(t *testing.T) {
 			legal = append(legal, m)
 		}
 	}
-	an := NewTableOrderer().Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
+	an := NewOrderer([categorize.MaxCategories]int32{}).Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
 	// Analyze covers exactly the legal moves: each once, each legal, and
 	// every legal move but the pointless non-promotions kifu.Legal leaves
 	// out (whose promotion is there).

@@ -9,6 +9,7 @@ import (
 	"github.com/rpshogi/rpshogi/categorize/cra"
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 // FixedOrder is the move ordering (and selection) of FixedSearch, the
@@ -98,10 +99,10 @@ type FixedSearch struct {
 }
 
 // NewFixedSearch returns a fixed-depth searcher whose CRA orderings take
-// probabilities from o (cra.NewTableOrderer() if nil).
+// probabilities from o (cra.NewOrderer(tables.Costs()) if nil).
 func NewFixedSearch(o *cra.Orderer) *FixedSearch {
 	if o == nil {
-		o = cra.NewTableOrderer()
+		o = cra.NewOrderer(tables.Costs())
 	}
 	return &FixedSearch{cra: o, stack: make([]fixedFrame, 16)}
 }
