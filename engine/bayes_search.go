@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/engine/bayes"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -156,14 +157,14 @@ func (b *BayesSearcher) SearchWith(pos *kifu.Position, ctl *Control, info func(I
 		b.S.noise = bayesNoise{}
 	}()
 	if b.S.canDeclare(pos) {
-		return Result{Win: true, Score: MateValue}
+		return Result{Win: true, Score: eval.MateValue}
 	}
 	if m, ok := b.S.tryWin(pos); ok {
-		return Result{Move: m, Score: MateIn(1), PV: []kifu.Move{m}}
+		return Result{Move: m, Score: eval.MateIn(1), PV: []kifu.Move{m}}
 	}
 	var buf [kifu.MaxMoves]kifu.Move
 	if len(pos.GenerateMoves(kifu.Legal, buf[:0])) == 0 {
-		return Result{Score: MatedIn(0)}
+		return Result{Score: eval.MatedIn(0)}
 	}
 	b.nodes = append(b.nodes, bnode{parent: -1})
 	first, ok := b.simulate(0)
@@ -216,7 +217,7 @@ func (b *BayesSearcher) stopped() bool {
 // path plays the tree moves from the root to node i on b.pos and returns
 // how many (UndoMove that many).
 func (b *BayesSearcher) path(i int) int {
-	var ms [MaxPly]kifu.Move
+	var ms [eval.MaxPly]kifu.Move
 	n := 0
 	for j := i; b.nodes[j].parent >= 0; j = int(b.nodes[j].parent) {
 		ms[n] = b.nodes[j].move
@@ -267,13 +268,13 @@ func (b *BayesSearcher) simulate(i int) (Result, bool) {
 	b.Sims++
 	v := res.Score
 	if res.Win {
-		v = MateValue
+		v = eval.MateValue
 	}
 	if n.sims == 0 {
 		n.simMove = res.Move
 		n.simPV = append([]kifu.Move(nil), res.PV...)
 	}
-	if res.Win || res.Move == kifu.MoveNone || v >= MateInMaxPly || v <= -MateInMaxPly {
+	if res.Win || res.Move == kifu.MoveNone || v >= eval.MateInMaxPly || v <= -eval.MateInMaxPly {
 		n.decided = true
 		n.dist = bayes.Point(float64(v))
 		return res, true
@@ -319,7 +320,7 @@ func (b *BayesSearcher) expand(i int) bool {
 		if moves[j] == simMove {
 			first = 0
 		}
-		return first, c[j], -PieceValue(moves[j].Captured().Type())
+		return first, c[j], -eval.PieceValue(moves[j].Captured().Type())
 	}
 	sort.SliceStable(idx, func(x, y int) bool {
 		fx, cx, vx := key(idx[x])
@@ -353,9 +354,9 @@ func negChild(d bayes.Dist) bayes.Dist {
 	r := d.Neg()
 	for k := 0; k < r.N; k++ {
 		switch v := &r.Pins[k].V; {
-		case *v >= float64(MateInMaxPly):
+		case *v >= float64(eval.MateInMaxPly):
 			*v--
-		case *v <= -float64(MateInMaxPly):
+		case *v <= -float64(eval.MateInMaxPly):
 			*v++
 		}
 	}
@@ -376,7 +377,7 @@ func (b *BayesSearcher) recompute(i int) {
 			continue
 		}
 		ds[m] = negChild(c.dist)
-		if c.decided && ds[m].Pins[0].V >= float64(MateInMaxPly) {
+		if c.decided && ds[m].Pins[0].V >= float64(eval.MateInMaxPly) {
 			win = true
 		}
 		all = all && c.decided
@@ -646,7 +647,7 @@ func (b *BayesSearcher) result(first Result) Result {
 // score is child c's value for the root, a mate score if decided.
 func (b *BayesSearcher) score(c int) Value {
 	e := b.expect(c)
-	return Value(max(-float64(MateValue), min(float64(MateValue), math.Round(e))))
+	return Value(max(-float64(eval.MateValue), min(float64(eval.MateValue), math.Round(e))))
 }
 
 // pv returns the tree moves to leaf l and then the leaf's simulation's.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/engine/bayes"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -212,7 +213,7 @@ func TestBayesMate(t *testing.T) {
 		b := NewBayesSearcher(newTestSearcher(), cfg)
 		pos := kifutest.MustSFEN(t, mateInOneSFEN)
 		res := b.Search(pos, Limits{}, nil)
-		if res.Move.USI() != "G*5b" || res.Score != MateIn(1) || len(b.nodes) != 1 || !b.nodes[0].decided {
+		if res.Move.USI() != "G*5b" || res.Score != eval.MateIn(1) || len(b.nodes) != 1 || !b.nodes[0].decided {
 			t.Errorf("%s: %v %d, tree %d", st, res.Move, res.Score, len(b.nodes))
 		}
 	}

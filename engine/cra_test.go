@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize/cra"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/tables"
@@ -110,7 +111,7 @@ func TestSearchWithCRA(t *testing.T) {
 			s.CRA = mode
 			pos := kifutest.MustSFEN(t, craMateSFEN)
 			res := s.Search(pos, Limits{MaxBudget: 300}, nil)
-			if res.Score < MateInMaxPly {
+			if res.Score < eval.MateInMaxPly {
 				t.Errorf("score %d, want a mate (best %s)", res.Score, res.Move)
 			}
 			mid := kifutest.MustSFEN(t, craMiddleSFEN)

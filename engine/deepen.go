@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -88,20 +89,20 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	for i := range s.stack {
 		s.stack[i].killer = [2]kifu.Move{}
 	}
-	res := Result{Score: -InfiniteValue}
+	res := Result{Score: -eval.InfiniteValue}
 	if s.canDeclare(pos) {
 		res.Win = true
-		res.Score = MateValue
+		res.Score = eval.MateValue
 		return s.finish(res)
 	}
 	if m, ok := s.tryWin(pos); ok { // the try rule: the king's move wins (engine/usihabits.go)
-		res.Move, res.Score, res.PV = m, MateIn(1), append(res.PV, m)
+		res.Move, res.Score, res.PV = m, eval.MateIn(1), append(res.PV, m)
 		return s.finish(res)
 	}
 	root := &s.stack[0]
 	moves := pos.GenerateMoves(kifu.Legal, root.moves[:0])
 	if len(moves) == 0 {
-		res.Score = MatedIn(0)
+		res.Score = eval.MatedIn(0)
 		return s.finish(res)
 	}
 	res.Move = moves[0]
@@ -143,7 +144,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 						info(i)
 					}
 				}
-			case s.iterMove != kifu.MoveNone && s.iterValue > -MateInMaxPly:
+			case s.iterMove != kifu.MoveNone && s.iterValue > -eval.MateInMaxPly:
 				// The first iteration was cut short: its best move so far
 				// (a mate against it says nothing of the moves not searched).
 				res.Move, res.Score = s.iterMove, s.iterValue
@@ -165,7 +166,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		if info != nil {
 			s.reportIteration(budget, v, res.PV, info) // with MultiPV lines (multipv.go)
 		}
-		if v >= MateInMaxPly || v <= -MateInMaxPly {
+		if v >= eval.MateInMaxPly || v <= -eval.MateInMaxPly {
 			break // a mate was proven; deeper iterations cannot change it
 		}
 		if s.pastSoft() {
@@ -195,10 +196,10 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 func (s *Searcher) searchRoot(budget int, last Result) Value {
 	delta := Value(s.Aspiration)
 	if delta <= 0 || s.Mode != ModeRealization || s.MultiPV > 1 || last.Budget <= 0 || s.noise.sigma != 0 ||
-		last.Score >= MateInMaxPly || last.Score <= -MateInMaxPly {
-		return s.search(0, budget, -InfiniteValue, InfiniteValue, true)
+		last.Score >= eval.MateInMaxPly || last.Score <= -eval.MateInMaxPly {
+		return s.search(0, budget, -eval.InfiniteValue, eval.InfiniteValue, true)
 	}
-	alpha, beta := max(last.Score-delta, -InfiniteValue), min(last.Score+delta, InfiniteValue)
+	alpha, beta := max(last.Score-delta, -eval.InfiniteValue), min(last.Score+delta, eval.InfiniteValue)
 	for {
 		v := s.search(0, budget, alpha, beta, true)
 		if s.aborted || v > alpha && v < beta {
@@ -207,14 +208,14 @@ func (s *Searcher) searchRoot(budget int, last Result) Value {
 		s.aspFails++
 		delta *= 4
 		if v <= alpha {
-			alpha = max(v-delta, -InfiniteValue)
-			if v <= -MateInMaxPly {
-				alpha = -InfiniteValue
+			alpha = max(v-delta, -eval.InfiniteValue)
+			if v <= -eval.MateInMaxPly {
+				alpha = -eval.InfiniteValue
 			}
 		} else {
-			beta = min(v+delta, InfiniteValue)
-			if v >= MateInMaxPly {
-				beta = InfiniteValue
+			beta = min(v+delta, eval.InfiniteValue)
+			if v >= eval.MateInMaxPly {
+				beta = eval.InfiniteValue
 			}
 			s.rootBest = s.iterMove // the move that failed high first
 		}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -185,7 +186,7 @@ func TestNullMoveAllowed(t *testing.T) {
 	afterNull := pos.Clone()
 	afterNull.DoNullMove()
 	afterNull.DoNullMove()
-	ev := Evaluate(pos)
+	ev := eval.Evaluate(pos)
 	tests := []struct {
 		name    string
 		pos     *kifu.Position
@@ -199,10 +200,10 @@ func TestNullMoveAllowed(t *testing.T) {
 		{name: "root", pos: pos, ply: 0, d: 5, beta: ev - 100},
 		{name: "pv node", pos: pos, ply: 3, d: 5, beta: ev - 100, pv: true},
 		{name: "shallow", pos: pos, ply: 3, d: 3, beta: ev - 100},
-		{name: "in check", pos: checked, ply: 3, d: 5, beta: -InfiniteValue + 1, chk: true},
-		{name: "mate bound", pos: pos, ply: 3, d: 5, beta: -MateInMaxPly},
+		{name: "in check", pos: checked, ply: 3, d: 5, beta: -eval.InfiniteValue + 1, chk: true},
+		{name: "mate bound", pos: pos, ply: 3, d: 5, beta: -eval.MateInMaxPly},
 		{name: "after a null move", pos: afterNull, ply: 3, d: 5, beta: ev - 100},
-		{name: "king and pawns only", pos: bare, ply: 3, d: 5, beta: Evaluate(bare) - 100},
+		{name: "king and pawns only", pos: bare, ply: 3, d: 5, beta: eval.Evaluate(bare) - 100},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -349,8 +350,8 @@ func TestDepthTactics(t *testing.T) {
 				t.Errorf("best move %s, want one of %v", res.Move, tc.best)
 			}
 			if tc.mate > 0 {
-				if res.Score != MateIn(tc.mate) {
-					t.Errorf("score %d, want mate in %d (%d)", res.Score, tc.mate, MateIn(tc.mate))
+				if res.Score != eval.MateIn(tc.mate) {
+					t.Errorf("score %d, want mate in %d (%d)", res.Score, tc.mate, eval.MateIn(tc.mate))
 				}
 				// The PV must end in a mate.
 				p := pos.Clone()
@@ -363,7 +364,7 @@ func TestDepthTactics(t *testing.T) {
 				if len(res.PV) != tc.mate || !p.IsMate() {
 					t.Errorf("PV %v does not end in a mate after %d plies", res.PV, tc.mate)
 				}
-			} else if ev := Evaluate(pos); res.Score < ev+400 {
+			} else if ev := eval.Evaluate(pos); res.Score < ev+400 {
 				t.Errorf("score %d, static evaluation %d: want a piece more (400 or more)", res.Score, ev)
 			}
 		})
@@ -450,7 +451,7 @@ func TestDepthFullWidth(t *testing.T) {
 				s.pos = pos
 				s.iterBudget = 8 * HalfCost
 				moves, legal := s.depthMoves(&s.stack[1], 1, d*HalfCost, pos.LastMove(), false)
-				standPat, _, _ := s.depthNode(1, d*HalfCost, InfiniteValue, false, false)
+				standPat, _, _ := s.depthNode(1, d*HalfCost, eval.InfiniteValue, false, false)
 				switch {
 				case full && (len(moves) != legal || standPat != noValue):
 					t.Errorf("%s, %d plies, full width: %d of %d moves, stand pat %d", bp.name, d, len(moves), legal, standPat)

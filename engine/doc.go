@@ -27,10 +27,10 @@
 //
 // Below the leaves a quiescence search tries recaptures, captures that do
 // not lose material (SEE), promotions and escapes, standing pat on the
-// static evaluation (Searcher.Eval: EvaluateLearned, the USI default,
-// weights fitted on the results and the moves of real games over
-// engine/evalfeat's features, or Evaluate, the hand-set material, king
-// safety and piece placement). The df-pn mate search of package engine/mate
+// static evaluation (Searcher.Eval, package engine/eval: EvaluateLearned,
+// the USI default, weights fitted on the results and the moves of real
+// games over engine/evalfeat's features, or Evaluate, the hand-set
+// material, king safety and piece placement). The df-pn mate search of package engine/mate
 // runs before each search at the root (a proven mate is played at once)
 // and at interior nodes (mates, and mate threats that extend the node).
 // Candidate Relevance Analysis (package categorize/cra; CRAMode) can

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -75,7 +76,7 @@ func TestEnteringKingInSearch(t *testing.T) {
 			s.EnteringKing = tt.rule
 			s.RootMateNodes = 0
 			res := s.Search(pos, Limits{MaxBudget: 6 * HalfCost}, nil)
-			if win := res.Score >= MateIn(MaxPly); win != tt.win {
+			if win := res.Score >= eval.MateIn(eval.MaxPly); win != tt.win {
 				t.Errorf("score %d (move %s), want a win: %v", res.Score, res.Move, tt.win)
 			}
 		})
@@ -96,7 +97,7 @@ func TestRuleEndAfterTry(t *testing.T) {
 		rule kifu.EnteringKingRule
 		v    Value
 		ok   bool
-	}{{RuleTry, MatedIn(3), true}, {RuleCSA27, 0, false}, {RuleNoEnteringKing, 0, false}} {
+	}{{RuleTry, eval.MatedIn(3), true}, {RuleCSA27, 0, false}, {RuleNoEnteringKing, 0, false}} {
 		s.EnteringKing = tt.rule
 		if v, ok := s.ruleEnd(3); v != tt.v || ok != tt.ok {
 			t.Errorf("%v: ruleEnd = %d, %v; want %d, %v", tt.rule, v, ok, tt.v, tt.ok)

@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/mate"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -75,7 +76,7 @@ type mateHooks struct {
 	mateStats MateStats
 	noThreat  bool // no threat extension (experiments)
 	// threatExt[ply]: a node on the path to ply was extended for a threat.
-	threatExt [MaxPly + 2]bool
+	threatExt [eval.MaxPly + 2]bool
 	// rootStop stops the root's mate search (see rootMateStop).
 	rootStop rootMateStop
 }
@@ -137,7 +138,7 @@ func (s *Searcher) rootMate(res *Result, info func(Info)) bool {
 		return false
 	}
 	res.Move = r.PV[0]
-	res.Score = MateIn(len(r.PV))
+	res.Score = eval.MateIn(len(r.PV))
 	res.PV = append(res.PV[:0], r.PV...)
 	if len(r.PV) > 1 {
 		res.Ponder = r.PV[1]
@@ -178,9 +179,9 @@ func (s *Searcher) interiorMate(ply int, budget *int, inCheck bool, key uint64) 
 	if plies >= 3 && *budget < s.threeBudget {
 		plies = 1
 	}
-	if m, n := s.mateOf(plies, dfpn); m != kifu.MoveNone && ply+n < MaxPly {
+	if m, n := s.mateOf(plies, dfpn); m != kifu.MoveNone && ply+n < eval.MaxPly {
 		s.mateStats.Mates++
-		v := MateIn(ply + n)
+		v := eval.MateIn(ply + n)
 		f := &s.stack[ply]
 		f.pv[0], f.pvLen = m, 1
 		s.TT.Store(key, m.Move16(), valueToTT(v, ply), 0, *budget, BoundExact)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/mate"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
@@ -170,7 +171,7 @@ func playGame(tb testing.TB, a, b *Searcher, start *kifu.Position, aColor kifu.C
 			return sign, "declaration", plies
 		case res.Move == kifu.MoveNone:
 			return -sign, "mate", plies
-		case resign && res.Score <= -MateInMaxPly:
+		case resign && res.Score <= -eval.MateInMaxPly:
 			return -sign, "resign", plies
 		}
 		if ok, why := pos.IsLegal(res.Move); !ok {
@@ -265,7 +266,7 @@ func TestSearchUsesMateSearch(t *testing.T) {
 		pos := kifutest.MustSFEN(t, mateIn13SFEN)
 		var infos []Info
 		res := newTestSearcher().Search(pos, lim, func(i Info) { infos = append(infos, i) })
-		if res.Score != MateIn(len(res.PV)) || len(infos) == 0 || infos[len(infos)-1].Score != res.Score {
+		if res.Score != eval.MateIn(len(res.PV)) || len(infos) == 0 || infos[len(infos)-1].Score != res.Score {
 			t.Fatalf("score %d, PV %s, infos %v: want the mate's score", res.Score, usiLine(res.PV), infos)
 		}
 		checkMateLine(t, pos, res.PV)

@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -183,7 +184,7 @@ func (s *Searcher) orderKey(f *frame, m kifu.Move, c int32, ttMove kifu.Move) in
 func (s *Searcher) orderRest(f *frame, m kifu.Move) int32 {
 	var sc int32
 	if m.IsCapture() {
-		sc += int32(boardValue[m.Captured().Type()])*8 - int32(boardValue[m.Piece().Type()])/16 + 1<<15
+		sc += int32(eval.PieceValue(m.Captured().Type()))*8 - int32(eval.PieceValue(m.Piece().Type()))/16 + 1<<15
 	} else if m == f.killer[0] || m == f.killer[1] {
 		sc += orderKiller
 	} else {
@@ -222,7 +223,7 @@ func (s *Searcher) orderDepth(f *frame, moves []kifu.Move, ttMove kifu.Move) {
 			}
 			sc += g << 12
 			if m.IsCapture() {
-				sc += int32(boardValue[m.Captured().Type()]) - int32(boardValue[m.Piece().Type()])/16
+				sc += int32(eval.PieceValue(m.Captured().Type())) - int32(eval.PieceValue(m.Piece().Type()))/16
 			}
 		case m == f.killer[0]:
 			sc = orderDepthKiller + 1

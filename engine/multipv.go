@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/rpshogi/rpshogi/kifu"
+import (
+	"github.com/rpshogi/rpshogi/engine/eval"
+	"github.com/rpshogi/rpshogi/kifu"
+)
 
 // EnteringKingRule is the entering-king (入玉) rule of the USI option
 // EnteringKingRule: kifu's rules (declarations, the try rule, none).
@@ -50,9 +53,9 @@ func (s *Searcher) excludedAtRoot(m kifu.Move) bool {
 // drawScore is the value of a draw at ply for the side to move there.
 func (s *Searcher) drawScore(ply int) Value {
 	if ply%2 == 0 {
-		return DrawValue + s.Draw
+		return eval.DrawValue + s.Draw
 	}
-	return DrawValue - s.Draw
+	return eval.DrawValue - s.Draw
 }
 
 // canDeclare says whether the side to move declares an entering-king
@@ -83,7 +86,7 @@ func (s *Searcher) reportIteration(budget int, v Value, pv []kifu.Move, info fun
 	s.rootExcluded = append(s.rootExcluded[:0], pv[0])
 	defer func() { s.rootExcluded = s.rootExcluded[:0] }()
 	for line := 2; line <= min(k, n); line++ {
-		w := s.search(0, budget, -InfiniteValue, InfiniteValue, true)
+		w := s.search(0, budget, -eval.InfiniteValue, eval.InfiniteValue, true)
 		if s.aborted || root.pvLen == 0 {
 			break
 		}

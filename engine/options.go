@@ -131,7 +131,7 @@ func newOptions() *options {
 		{name: "ThreatQSCheckPlies", kind: "spin", def: strconv.Itoa(DefaultThreatQSCheckPlies), min: 0, max: 32, help: "threat quiescence: plies on which king threats count (checks executed, the king defended)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, help: "search threads (lazy SMP, engine/smp.go; 1: deterministic)"},
-		{name: "Eval", kind: "combo", def: "learned", vars: []string{"hand", "learned"}, // Eval option (engine/evallearned.go)
+		{name: "Eval", kind: "combo", def: "learned", vars: []string{"hand", "learned"}, // Eval option (engine/evalkind.go)
 			help: "static evaluation: hand-set (material, placement, king safety) or learned from the results of real games"},
 		{name: "MultiPV", kind: "spin", def: "1", min: 1, max: kifu.MaxMoves, help: "number of best moves reported with their lines (info multipv k; engine/multipv.go)"},
 		{name: "ResignValue", kind: "spin", def: "99999", min: 0, max: 99999, help: "resign when the score is this many centipawns or more below zero (99999: only when mated)"},

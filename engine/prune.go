@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/rpshogi/rpshogi/kifu"
+import (
+	"github.com/rpshogi/rpshogi/engine/eval"
+	"github.com/rpshogi/rpshogi/kifu"
+)
 
 // The realization mode's pruning: its options (sopts) and the reverse
 // futility, futility and null-move pruning they turn on. Depth mode's
@@ -74,7 +77,7 @@ func rfpMargin(budget int) Value { return Value(rfpBase + budget*rfpSlope/HalfCo
 // reverse futility (see rfpMaxBudget).
 func (s *Searcher) reverseFutility(ply, budget int, beta Value, pvNode, inCheck bool) (Value, bool) {
 	if !s.ReverseFutility || ply == 0 || pvNode || inCheck || budget >= rfpMaxBudget ||
-		beta >= MateInMaxPly || beta <= -MateInMaxPly {
+		beta >= eval.MateInMaxPly || beta <= -eval.MateInMaxPly {
 		return 0, false
 	}
 	if v := s.evaluate() - rfpMargin(budget); v >= beta {
@@ -99,7 +102,7 @@ const futilityMargin = 200
 // and noValue when it may not.
 func (s *Searcher) futilityBase(ply int, pvNode, inCheck bool, alpha Value) Value {
 	if !s.Futility || s.Mode != ModeRealization || ply == 0 || pvNode || inCheck ||
-		alpha >= MateInMaxPly || alpha <= -MateInMaxPly {
+		alpha >= eval.MateInMaxPly || alpha <= -eval.MateInMaxPly {
 		return noValue
 	}
 	if v := s.evaluate() + futilityMargin; v <= alpha {
@@ -133,7 +136,7 @@ func (s *Searcher) nullMoveRP(ply, budget int, beta Value, pvNode, inCheck bool)
 	switch {
 	case !s.NullMoveRP || s.noNull || ply == 0 || pvNode || inCheck || budget < nullRPMin:
 		return 0, false
-	case beta >= MateInMaxPly || beta <= -MateInMaxPly || pos.LastMove() == kifu.MoveNull:
+	case beta >= eval.MateInMaxPly || beta <= -eval.MateInMaxPly || pos.LastMove() == kifu.MoveNull:
 		return 0, false
 	case !hasPieces(pos, pos.SideToMove()) || s.evaluate() < beta:
 		return 0, false
@@ -146,7 +149,7 @@ func (s *Searcher) nullMoveRP(ply, budget int, beta Value, pvNode, inCheck bool)
 		return 0, false
 	}
 	s.nullCuts++
-	if v >= MateInMaxPly {
+	if v >= eval.MateInMaxPly {
 		v = beta // a mate found after passing proves nothing
 	}
 	return v, true

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -65,7 +66,7 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 		s.seldepth = ply
 	}
 	pos := s.pos
-	if ply >= MaxPly || qply >= maxQPly {
+	if ply >= eval.MaxPly || qply >= maxQPly {
 		return s.evaluate()
 	}
 	var key uint64
@@ -88,11 +89,11 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 	}
 	inCheck := pos.InCheck()
 	var moves []kifu.Move
-	best := -InfiniteValue
+	best := -eval.InfiniteValue
 	if inCheck {
 		moves = pos.GenerateMoves(kifu.Evasions, f.moves[:0])
 		if len(moves) == 0 {
-			return MatedIn(ply)
+			return eval.MatedIn(ply)
 		}
 	} else {
 		stand := s.evaluate()
@@ -113,7 +114,7 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 	for i, m := range moves {
 		sc := int32(0)
 		if m.IsCapture() {
-			sc = int32(boardValue[m.Captured().Type()])*8 - int32(boardValue[m.Piece().Type()])/16
+			sc = int32(eval.PieceValue(m.Captured().Type()))*8 - int32(eval.PieceValue(m.Piece().Type()))/16
 		}
 		if m.IsPromotion() {
 			sc += 300
@@ -221,7 +222,7 @@ func (s *Searcher) quiescenceMoves(f *frame, qply int) []kifu.Move {
 		if !m.IsCapture() && !m.IsPromotion() {
 			continue
 		}
-		if (m.IsCapture() && (losing || isRecaptureOf(m, last))) || seeSafe(m) || SEE(pos, m) >= 0 {
+		if (m.IsCapture() && (losing || isRecaptureOf(m, last))) || seeSafe(m) || eval.SEE(pos, m) >= 0 {
 			out = append(out, m)
 		}
 	}
@@ -245,7 +246,7 @@ func (s *Searcher) quietChecks(moves []kifu.Move) []kifu.Move {
 				break
 			}
 		}
-		if !dup && SEE(pos, m) >= 0 {
+		if !dup && eval.SEE(pos, m) >= 0 {
 			moves = append(moves, m)
 		}
 	}

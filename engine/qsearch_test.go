@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
@@ -20,7 +21,7 @@ func TestQuiescenceLosingCaptures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if see := SEE(pos, m); see >= 0 {
+	if see := eval.SEE(pos, m); see >= 0 {
 		t.Fatalf("SEE(4i4c+) = %d, want a losing capture", see)
 	}
 	for _, tc := range []struct {
@@ -33,7 +34,7 @@ func TestQuiescenceLosingCaptures(t *testing.T) {
 		s := newTestSearcher()
 		s.QLosingPlies = tc.losing
 		s.pos, s.ctl = pos, NewControl(Limits{})
-		v := s.qsearch(1, -InfiniteValue, InfiniteValue, 0)
+		v := s.qsearch(1, -eval.InfiniteValue, eval.InfiniteValue, 0)
 		f := &s.stack[1]
 		got := f.pvLen > 0 && f.pv[0] == m
 		if got != tc.want {
@@ -69,8 +70,8 @@ func TestQuiescenceQuietChecks(t *testing.T) {
 			s := newTestSearcher()
 			s.QCheckPlies = tc.plies
 			s.pos, s.ctl = pos, NewControl(Limits{})
-			v := s.qsearch(1, -InfiniteValue, InfiniteValue, 0)
-			if got := v >= MateInMaxPly; got != tc.mate {
+			v := s.qsearch(1, -eval.InfiniteValue, eval.InfiniteValue, 0)
+			if got := v >= eval.MateInMaxPly; got != tc.mate {
 				t.Errorf("quiescence value %d, mate %v, want %v", v, got, tc.mate)
 			}
 			f := &s.stack[1]
@@ -113,7 +114,7 @@ func TestQuiescenceTT(t *testing.T) {
 		// A main search's entry (budget 300, a lower bound that cuts nothing).
 		s.TT.Clear()
 		s.TT.Store(pos.Key(), 0, -5000, 0, 300, BoundLower)
-		s.qsearch(1, -InfiniteValue, InfiniteValue, 0)
+		s.qsearch(1, -eval.InfiniteValue, eval.InfiniteValue, 0)
 		if e, ok := s.TT.Probe(pos.Key()); !ok || e.budget != 300 || Value(e.value) != -5000 {
 			t.Errorf("QTT %v: the main search's entry became %+v (found %v)", on, e, ok)
 		}

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/rpshogi/rpshogi/kifu"
+import (
+	"github.com/rpshogi/rpshogi/engine/eval"
+	"github.com/rpshogi/rpshogi/kifu"
+)
 
 // The main search: the realization-probability alpha-beta (search) and
 // what its nodes keep to themselves: the leaf test, the moves of a node,
@@ -24,7 +27,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		return 0
 	}
 	inCheck := s.pos.InCheck()
-	if s.leaf(budget) && !inCheck || ply >= MaxPly {
+	if s.leaf(budget) && !inCheck || ply >= eval.MaxPly {
 		return s.qsearch(ply, alpha, beta, 0) // which asks ruleEnd itself
 	}
 	if v, ok := s.enterNode(ply, &alpha, &beta); ok {
@@ -41,7 +44,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	}
 	mp := &f.mp
 	if mp.start(s, f, ply, budget, s.prevMove(ply), ttMove, &tte, inCheck) == 0 {
-		return MatedIn(ply) // checkmated, or no move at all: a loss in shogi
+		return eval.MatedIn(ply) // checkmated, or no move at all: a loss in shogi
 	}
 	// Internal iterative deepening: without a table move, a shallower
 	// search finds one to try first.
@@ -56,7 +59,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	}
 	mp.order()
 	origAlpha := alpha
-	best := -InfiniteValue
+	best := -eval.InfiniteValue
 	if standPat != noValue { // depth mode's stand pat
 		best = standPat
 		alpha = max(alpha, standPat)
@@ -69,7 +72,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		if !ok {
 			break
 		}
-		if futile != noValue && budget-int(c) < 0 && best > -MateInMaxPly && s.futileMove(m) {
+		if futile != noValue && budget-int(c) < 0 && best > -eval.MateInMaxPly && s.futileMove(m) {
 			s.futilityPrunes++
 			best = max(best, futile) // what the move could reach at most
 			continue
@@ -140,8 +143,8 @@ func (s *Searcher) enterNode(ply int, alpha, beta *Value) (Value, bool) {
 		return v, true
 	}
 	// Mate distance pruning.
-	*alpha = max(*alpha, MatedIn(ply))
-	*beta = min(*beta, MateIn(ply+1))
+	*alpha = max(*alpha, eval.MatedIn(ply))
+	*beta = min(*beta, eval.MateIn(ply+1))
 	if *alpha >= *beta {
 		return *alpha, true
 	}
@@ -326,9 +329,9 @@ func (s *Searcher) repetition(ply int) (Value, bool) {
 	case kifu.RepetitionDraw:
 		return s.drawScore(ply), true // DrawValue option (multipv.go)
 	case kifu.RepetitionWin:
-		return MateIn(ply), true
+		return eval.MateIn(ply), true
 	case kifu.RepetitionLoss:
-		return MatedIn(ply), true
+		return eval.MatedIn(ply), true
 	}
 	return 0, false
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -21,7 +22,7 @@ func principalLine(s *Searcher, pos *kifu.Position, m kifu.Move, budget int) (li
 	s.ctl = NewControl(Limits{})
 	s.TT.Clear()
 	pos.DoMove(m)
-	s.search(1, budget, -InfiniteValue, InfiniteValue, true)
+	s.search(1, budget, -eval.InfiniteValue, eval.InfiniteValue, true)
 	line, budgets = []kifu.Move{m}, []int{budget}
 	for {
 		e, ok := s.TT.Probe(pos.Key())
@@ -165,7 +166,7 @@ func TestSearchCutShort(t *testing.T) {
 			if ok, why := pos.IsLegal(res.Move); !ok {
 				t.Errorf("%s, %s: move %v: %v", bp.name, name, res.Move, why)
 			}
-			if res.Score <= -MateInMaxPly {
+			if res.Score <= -eval.MateInMaxPly {
 				t.Errorf("%s, %s: score %d", bp.name, name, res.Score)
 			}
 		}
@@ -214,7 +215,7 @@ func TestNullMoveRP(t *testing.T) {
 	}{
 		{name: "allowed", ply: 3, b: 600, beta: ev - 100, wantTried: true},
 		{name: "eval below beta", ply: 3, b: 600, beta: ev + 100},
-		{name: "mate bound", ply: 3, b: 600, beta: -MateInMaxPly},
+		{name: "mate bound", ply: 3, b: 600, beta: -eval.MateInMaxPly},
 		{name: "root", ply: 0, b: 600, beta: ev - 100},
 		{name: "pv node", ply: 3, b: 600, beta: ev - 100, pv: true},
 		{name: "small budget", ply: 3, b: nullRPMin - 1, beta: ev - 100},
@@ -302,7 +303,7 @@ func TestFrontierPruningConditions(t *testing.T) {
 		{name: "root", ply: 0, b: 100, beta: ev - 2000},
 		{name: "pv node", ply: 3, b: 100, beta: ev - 2000, pv: true},
 		{name: "in check", ply: 3, b: 100, beta: ev - 2000, chk: true},
-		{name: "mate bound", ply: 3, b: 100, beta: -MateInMaxPly},
+		{name: "mate bound", ply: 3, b: 100, beta: -eval.MateInMaxPly},
 	}
 	for _, tc := range rfp {
 		t.Run("reverse/"+tc.name, func(t *testing.T) {
@@ -327,7 +328,7 @@ func TestFrontierPruningConditions(t *testing.T) {
 		{name: "root", ply: 0, alpha: ev + 2000},
 		{name: "pv node", ply: 3, alpha: ev + 2000, pv: true},
 		{name: "in check", ply: 3, alpha: ev + 2000, chk: true},
-		{name: "mate bound", ply: 3, alpha: MateInMaxPly},
+		{name: "mate bound", ply: 3, alpha: eval.MateInMaxPly},
 	}
 	for _, tc := range fut {
 		t.Run("futility/"+tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -30,6 +31,13 @@ const (
 	// MaxCost caps a move's cost (categorize.MaxCost, probability 2^-20).
 	MaxCost = categorize.MaxCost
 )
+
+// Value is a search score in centipawns from the side to move's point of
+// view, mate scores counting plies (the evaluation's scale, eval.Value).
+type Value = eval.Value
+
+// noValue marks a score not set (no stand pat, no futility bound).
+const noValue Value = -eval.InfiniteValue - 1
 
 // Coster gives the realization-probability cost of moves. Costs fills
 // costs[i] with the cost of moves[i] in pos, where prev is the move that
@@ -76,7 +84,7 @@ type frame struct {
 	moves  [kifu.MaxMoves]kifu.Move
 	costs  [kifu.MaxMoves]int32
 	order  [kifu.MaxMoves]int32
-	pv     [MaxPly + 1]kifu.Move
+	pv     [eval.MaxPly + 1]kifu.Move
 	pvLen  int
 	killer [2]kifu.Move
 	gain   [kifu.MaxMoves]int16 // SEE of each move (depth mode's ordering)
@@ -106,7 +114,7 @@ type Searcher struct {
 	current  atomic.Pointer[Control]
 	start    time.Time
 	aborted  bool
-	stack    [MaxPly + 2]frame
+	stack    [eval.MaxPly + 2]frame
 	history  [kifu.PieceNB][kifu.SquareNB]int32
 	rootPrev kifu.Move
 	// the best fully searched root move of the current iteration, and
@@ -146,7 +154,7 @@ type settings struct {
 	Coster Coster
 	Mode   Mode
 	CRA    CRAMode  // Candidate Relevance Analysis in the main search (engine/cra.go)
-	Eval   EvalKind // the static evaluation (Eval option, engine/evallearned.go)
+	Eval   EvalKind // the static evaluation (Eval option, engine/evalkind.go)
 	// Threats are the threat stacks' options (engine/threatsearch.go).
 	Threats ThreatOptions
 	// Threads is the number of threads of a search (lazy SMP, smp.go):

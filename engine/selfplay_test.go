@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -109,7 +110,7 @@ func TestSelfPlay(t *testing.T) {
 						t.Errorf("game %d ply %d: declared a win that is not there", gi, ply)
 					}
 					o.end = "declaration"
-				case res.Move == kifu.MoveNone || res.Score <= -MateInMaxPly:
+				case res.Move == kifu.MoveNone || res.Score <= -eval.MateInMaxPly:
 					o.end = "resign/mate"
 				}
 				if o.end != "" {

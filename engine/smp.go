@@ -65,7 +65,7 @@ func (s *Searcher) startHelpers(pos *kifu.Position, maxBudget int) {
 			break
 		}
 		h.Coster, h.Mode, h.CRA, h.eagerCosts = c, s.Mode, s.CRA, s.eagerCosts
-		h.Eval = s.Eval // the static evaluation (engine/evallearned.go)
+		h.Eval = s.Eval // the static evaluation (engine/evalkind.go)
 		h.noNull, h.noExtensions, h.noThreat = s.noNull, s.noExtensions, s.noThreat
 		h.noise = s.noise // a Bayesian simulation's helpers see its leaf noise and table salt
 		h.Threats = s.Threats

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -136,7 +137,7 @@ func leafValue(t *testing.T, sfen string, opts ThreatOptions) Value {
 	s.pos = pos
 	s.ownCtl.reset(Limits{})
 	s.ctl = &s.ownCtl
-	return s.qsearch(0, -InfiniteValue, InfiniteValue, 0)
+	return s.qsearch(0, -eval.InfiniteValue, eval.InfiniteValue, 0)
 }
 
 // TestThreatQSTrappedPiece: Black's lance on 9i is attacked by a pawn

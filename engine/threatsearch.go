@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/threat"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -98,13 +99,13 @@ type hflag struct {
 // threatSearch is the searcher's threat state, made on first use.
 type threatSearch struct {
 	stacks threat.Stacks
-	hflag  [MaxPly + 2]hflag
+	hflag  [eval.MaxPly + 2]hflag
 	// searched counts the moves searched at each ply of the main search
 	// (a node's first move is never pruned); see holds the SEE of the
 	// move being tried at each ply (seeKnown when computed).
-	searched [MaxPly + 2]int
-	see      [MaxPly + 2]int
-	seeKnown [MaxPly + 2]bool
+	searched [eval.MaxPly + 2]int
+	see      [eval.MaxPly + 2]int
+	seeKnown [eval.MaxPly + 2]bool
 	stats    ThreatStats
 }
 
@@ -192,7 +193,7 @@ func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, 
 		return false
 	}
 	ts.see[ply], ts.seeKnown[ply] = ts.stacks.Analyzer.SEE(s.pos, m), true
-	if !s.Threats.PruneSacrifices || ts.searched[ply] == 0 || best <= -MateInMaxPly || m == ttMove || ts.see[ply] >= 0 ||
+	if !s.Threats.PruneSacrifices || ts.searched[ply] == 0 || best <= -eval.MateInMaxPly || m == ttMove || ts.see[ply] >= 0 ||
 		budget-int(cost) > 0 {
 		return false
 	}
@@ -228,7 +229,7 @@ func (s *Searcher) threatChild(ply int, m, ttMove kifu.Move, inCheck bool, best 
 			}
 		}
 	}
-	if s.Threats.PruneIdle && ts.searched[ply] > 0 && best > -MateInMaxPly && m != ttMove &&
+	if s.Threats.PruneIdle && ts.searched[ply] > 0 && best > -eval.MateInMaxPly && m != ttMove &&
 		!executes(f, us, m, s.pos.InCheck()) && !resolves(f, cf, them) && !introducesBelow(f, cf, us, threat.CheckValue+1) {
 		ts.stats.Idle++
 		ts.stacks.Pop(ply + 1)

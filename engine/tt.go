@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -267,9 +268,9 @@ func (t *TT) Hashfull() int {
 // this node" for storage; valueFromTT undoes it.
 func valueToTT(v Value, ply int) Value {
 	switch {
-	case v >= MateInMaxPly:
+	case v >= eval.MateInMaxPly:
 		return v + Value(ply)
-	case v <= -MateInMaxPly:
+	case v <= -eval.MateInMaxPly:
 		return v - Value(ply)
 	}
 	return v
@@ -277,9 +278,9 @@ func valueToTT(v Value, ply int) Value {
 
 func valueFromTT(v Value, ply int) Value {
 	switch {
-	case v >= MateInMaxPly:
+	case v >= eval.MateInMaxPly:
 		return v - Value(ply)
-	case v <= -MateInMaxPly:
+	case v <= -eval.MateInMaxPly:
 		return v + Value(ply)
 	}
 	return v

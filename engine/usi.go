@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/mate"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -606,10 +607,10 @@ func formatInfo(i Info) string {
 
 func formatScore(v Value) string {
 	switch {
-	case v >= MateInMaxPly:
-		return fmt.Sprintf("mate %d", MateValue-v)
-	case v <= -MateInMaxPly:
-		return fmt.Sprintf("mate -%d", MateValue+v)
+	case v >= eval.MateInMaxPly:
+		return fmt.Sprintf("mate %d", eval.MateValue-v)
+	case v <= -eval.MateInMaxPly:
+		return fmt.Sprintf("mate -%d", eval.MateValue+v)
 	}
 	return fmt.Sprintf("cp %d", v)
 }
@@ -618,7 +619,7 @@ func formatBestMove(r Result, ponder bool) string {
 	switch {
 	case r.Win:
 		return "bestmove win"
-	case r.Move == kifu.MoveNone || r.Score <= -MateInMaxPly:
+	case r.Move == kifu.MoveNone || r.Score <= -eval.MateInMaxPly:
 		return "bestmove resign"
 	case ponder && r.Ponder != kifu.MoveNone:
 		return "bestmove " + r.Move.USI() + " ponder " + r.Ponder.USI()

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/rpshogi/rpshogi/kifu"
+import (
+	"github.com/rpshogi/rpshogi/engine/eval"
+	"github.com/rpshogi/rpshogi/kifu"
+)
 
 // habits sets the Searcher's MultiPV, draw value and entering-king rule
 // from the USI options MultiPV, DrawValue and EnteringKingRule.
@@ -40,15 +43,15 @@ func (s *Searcher) ruleEnd(ply int) (Value, bool) {
 	pos := s.pos
 	if s.EnteringKing == RuleTry {
 		if pos.TryWon(pos.SideToMove().Opp()) {
-			return MatedIn(ply), true
+			return eval.MatedIn(ply), true
 		}
 		if _, ok := pos.TryMove(); ok {
-			return MateIn(ply + 1), true
+			return eval.MateIn(ply + 1), true
 		}
 		return 0, false
 	}
 	if pos.CanDeclareWinBy(s.EnteringKing) {
-		return MateIn(ply + 1), true
+		return eval.MateIn(ply + 1), true
 	}
 	return 0, false
 }
