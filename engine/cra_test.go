@@ -24,11 +24,11 @@ const (
 func TestParseCRAMode(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want CRAMode
+		want craMode
 		ok   bool
-	}{{"off", CRAOff, true}, {"order", CRAOrder, true}, {"filter", CRAFilter, true}, {"Filter", CRAOff, false}, {"", CRAOff, false}} {
+	}{{"off", craOff, true}, {"order", craOrder, true}, {"filter", craFilter, true}, {"Filter", craOff, false}, {"", craOff, false}} {
 		t.Run(tc.in, func(t *testing.T) {
-			got, ok := ParseCRAMode(tc.in)
+			got, ok := parseCRAMode(tc.in)
 			if got != tc.want || ok != tc.ok {
 				t.Errorf("ParseCRAMode(%q) = %v, %v", tc.in, got, ok)
 			}
@@ -60,15 +60,15 @@ func TestCRANodesFilter(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		mode CRAMode
+		mode craMode
 		ply  int
 		tt   kifu.Move
 		want int
 	}{
-		{"order keeps all", CRAOrder, 3, kifu.MoveNone, len(an)},
-		{"filter at the root keeps all", CRAFilter, 0, kifu.MoveNone, len(an)},
-		{"filter below the root", CRAFilter, 2, kifu.MoveNone, relevant},
-		{"filter keeps the table move", CRAFilter, 2, irrelevant, relevant + 1},
+		{"order keeps all", craOrder, 3, kifu.MoveNone, len(an)},
+		{"filter at the root keeps all", craFilter, 0, kifu.MoveNone, len(an)},
+		{"filter below the root", craFilter, 2, kifu.MoveNone, relevant},
+		{"filter keeps the table move", craFilter, 2, irrelevant, relevant + 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s.CRA = tc.mode
@@ -88,7 +88,7 @@ func TestCRANodesFilter(t *testing.T) {
 				// The first move is of the best tier present.
 				best := 99
 				for _, e := range an {
-					if tc.mode == CRAOrder || e.Rel.Relevant() || tc.ply == 0 {
+					if tc.mode == craOrder || e.Rel.Relevant() || tc.ply == 0 {
 						best = min(best, e.Rank.Tier())
 					}
 				}
@@ -105,7 +105,7 @@ func TestCRANodesFilter(t *testing.T) {
 // TestSearchWithCRA runs the engine's search in each CRA mode on real
 // positions: it returns a legal move, and finds the mate in one.
 func TestSearchWithCRA(t *testing.T) {
-	for _, mode := range []CRAMode{CRAOff, CRAOrder, CRAFilter} {
+	for _, mode := range []craMode{craOff, craOrder, craFilter} {
 		t.Run(mode.String(), func(t *testing.T) {
 			s := newTestSearcher()
 			s.CRA = mode
@@ -157,7 +157,7 @@ func TestCRAPricedByCoster(t *testing.T) {
 	pos := kifutest.MustSFEN(t, craMiddleSFEN)
 	s := NewSearcher(1, nil)
 	s.pos = pos
-	s.CRA = CRAOrder
+	s.CRA = craOrder
 	f := &s.stack[3]
 	moves := pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	an := cra.NewOrderer(tables.Costs()).Analyze(pos, pos.LastMove(), moves, nil)
@@ -167,9 +167,9 @@ func TestCRAPricedByCoster(t *testing.T) {
 	}
 	costs := f.costs[:len(moves)]
 	var cheapest, dearest kifu.Move // by the table, among the best rank
-	var lo, hi int32 = MaxCost + 1, -1
+	var lo, hi int32 = maxCost + 1, -1
 	for i, e := range an {
-		costs[i] = MaxCost - e.Cost // the table's order reversed
+		costs[i] = maxCost - e.Cost // the table's order reversed
 		if e.Rank != best {
 			continue
 		}

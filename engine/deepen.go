@@ -11,7 +11,7 @@ import (
 // iteration by iteration (nextStep, timeman.go) until a limit, a mate or
 // a stop ends the search, search the root with an aspiration window
 // (searchRoot), and report each iteration (Info) and the outcome
-// (Result, RootStat).
+// (Result, rootStat).
 
 // Info is a progress report of the search, sent after every iteration.
 type Info struct {
@@ -22,8 +22,8 @@ type Info struct {
 	Time     time.Duration
 	Hashfull int
 	PV       []kifu.Move
-	Bound    Bound // BoundExact, or Lower/Upper for an unfinished iteration
-	MultiPV  int   // the line's rank with MultiPV > 1 (1: the best), else 0
+	ttBound  ttBound // BoundExact, or Lower/Upper for an unfinished iteration
+	MultiPV  int     // the line's rank with MultiPV > 1 (1: the best), else 0
 }
 
 // Result is the outcome of a search.
@@ -37,13 +37,13 @@ type Result struct {
 	Win    bool // the side to move can declare an entering-king win
 }
 
-// RootStat is what the last finished iteration did below one root move:
+// rootStat is what the last finished iteration did below one root move:
 // the move's cost and the budget its subtree got, the nodes searched, the
 // deepest ply at which the main search expanded a node (Depth; the
 // quiescence search goes further, SelDepth), and whether the move was
 // searched again at probability 1/2 after its preliminary search said it
 // improved the best value (ReSearched).
-type RootStat struct {
+type rootStat struct {
 	Move       kifu.Move
 	Cost       int
 	Budget     int
@@ -75,11 +75,11 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	s.current.Store(ctl)
 	defer s.current.Store(nil)
 	s.start = ctl.start
-	s.nodes, s.mateStats, s.pricedNodes = 0, MateStats{}, 0
+	s.nodes, s.mateStats, s.pricedNodes = 0, mateCounts{}, 0
 	s.aborted = false
 	if !s.helper {
 		s.Wait()         // the last search's helpers are done with the table
-		s.TT.NewSearch() // helpers share the main thread's table and generation
+		s.tt.NewSearch() // helpers share the main thread's table and generation
 	}
 	s.rootPrev = pos.LastMove()
 	s.costSalt = costerSalt(s.Coster)
@@ -140,7 +140,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 					}
 					if info != nil {
 						i := s.info(budget, res.Score, res.PV)
-						i.Bound = BoundLower // the moves not searched may be better
+						i.ttBound = boundLower // the moves not searched may be better
 						info(i)
 					}
 				}
@@ -229,7 +229,7 @@ func (s *Searcher) searchRoot(budget int, last Result) Value {
 func (s *Searcher) fallbackMove() kifu.Move {
 	root := &s.stack[0]
 	moves := s.pos.GenerateMoves(kifu.Legal, root.moves[:0])
-	if e, ok := s.TT.Probe(s.pos.Key()); ok {
+	if e, ok := s.tt.Probe(s.pos.Key()); ok {
 		if m := s.pos.ToMove(e.move); m != kifu.MoveNone {
 			for _, x := range moves {
 				if x == m {
@@ -251,19 +251,19 @@ func (s *Searcher) fallbackMove() kifu.Move {
 	return best
 }
 
-// RootStats returns, per root move, what the last finished iteration of
-// the last search did (see RootStat), in the order the moves were searched.
-func (s *Searcher) RootStats() []RootStat { return s.rootStats }
+// lastRootStats returns, per root move, what the last finished iteration of
+// the last search did (see rootStat), in the order the moves were searched.
+func (s *Searcher) lastRootStats() []rootStat { return s.rootStats }
 
-// ReSearches returns how many moves the last search searched again at
+// reSearchCount returns how many moves the last search searched again at
 // probability 1/2 (the paper's re-search).
-func (s *Searcher) ReSearches() uint64 { return s.reSearches }
+func (s *Searcher) reSearchCount() uint64 { return s.reSearches }
 
 func (s *Searcher) step() int {
 	if s.Mode == ModeDepth {
 		return HalfCost
 	}
-	return BudgetStep
+	return budgetStep
 }
 
 func (s *Searcher) finish(r Result) Result {
@@ -278,8 +278,8 @@ func (s *Searcher) info(budget int, v Value, pv []kifu.Move) Info {
 		Score:    v,
 		Nodes:    s.nodes,
 		Time:     time.Since(s.start),
-		Hashfull: s.TT.Hashfull(),
+		Hashfull: s.tt.Hashfull(),
 		PV:       append([]kifu.Move(nil), pv...),
-		Bound:    BoundExact,
+		ttBound:  boundExact,
 	}
 }

@@ -295,7 +295,7 @@ func TestDepthRecaptureLineExtended(t *testing.T) {
 	pos := kifutest.MustSFEN(t, recaptureChainSFEN)
 	depthBelow := func(s *Searcher) (capture, quiet int) {
 		s.Search(pos.Clone(), Limits{MaxBudget: 3 * HalfCost}, nil)
-		for _, st := range s.RootStats() {
+		for _, st := range s.lastRootStats() {
 			switch {
 			case st.Move.USI() == "7d7c+":
 				capture = st.Depth

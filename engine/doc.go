@@ -33,12 +33,12 @@
 // material, king safety and piece placement). The df-pn mate search of package engine/mate
 // runs before each search at the root (a proven mate is played at once)
 // and at interior nodes (mates, and mate threats that extend the node).
-// Candidate Relevance Analysis (package categorize/cra; CRAMode) can
-// order or filter the moves.
+// Candidate Relevance Analysis (package categorize/cra; the developer
+// option CRA) can order or filter the moves.
 //
 // # Time and control
 //
-// PlanTime turns a USI clock (main time, byoyomi, increment, movetime)
+// The USI loop turns a clock (main time, byoyomi, increment, movetime)
 // into a soft limit (no new iteration) and a hard one (stop at once); at
 // byoyomi both are the byoyomi less MoveOverhead, and the iteration the
 // hard limit cuts still gives its best move so far (reported with a
@@ -48,6 +48,18 @@
 // stops it or turns a ponder search into a timed one, at any time after
 // NewControl; the mate searches and "go perft" stop through the same
 // Control. Searcher.Search is the same with a control of its own.
+//
+// # Embedding
+//
+// A program that searches positions itself takes the engine a GUI plays
+// from its Config, with the estimator of its choice:
+//
+//	s, err := engine.DefaultConfig().NewSearcher(64, "model") // or "category", "per-move"
+//	res := s.Search(pos, engine.Limits{Nodes: 20000}, nil)    // res.Move, res.Score, res.PV
+//	s.NewGame()                                                // forget the table between games
+//
+// The experiments and the tuning knobs are developer options of the USI
+// loop, not API: set them with setoption.
 //
 // # USI
 //

@@ -5,20 +5,20 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// EvalKind chooses the static evaluation of the search (USI option Eval).
-type EvalKind uint8
+// evalKind chooses the static evaluation of the search (USI option Eval).
+type evalKind uint8
 
 // Evaluations.
 const (
-	// EvalHand is the hand-set evaluation, eval.Evaluate.
-	EvalHand EvalKind = iota
-	// EvalLearned is the learned evaluation, eval.EvaluateLearned.
-	EvalLearned
+	// evalHand is the hand-set evaluation, eval.Evaluate.
+	evalHand evalKind = iota
+	// evalLearned is the learned evaluation, eval.EvaluateLearned.
+	evalLearned
 )
 
 // String returns the option value of k: "hand" or "learned".
-func (k EvalKind) String() string {
-	if k == EvalLearned {
+func (k evalKind) String() string {
+	if k == evalLearned {
 		return "learned"
 	}
 	return "hand"
@@ -26,8 +26,8 @@ func (k EvalKind) String() string {
 
 // Evaluate returns the static evaluation of p of kind k, from the side to
 // move's point of view.
-func (k EvalKind) Evaluate(p *kifu.Position) Value {
-	if k == EvalLearned {
+func (k evalKind) Evaluate(p *kifu.Position) Value {
+	if k == evalLearned {
 		return eval.EvaluateLearned(p)
 	}
 	return eval.Evaluate(p)
@@ -36,8 +36,8 @@ func (k EvalKind) Evaluate(p *kifu.Position) Value {
 // cacheSalt distinguishes the evaluations' entries in the searcher's
 // evaluation cache (qsearch.go), so that changing Eval between searches
 // never returns the other evaluation's values.
-func (k EvalKind) cacheSalt() uint64 {
-	if k == EvalLearned {
+func (k evalKind) cacheSalt() uint64 {
+	if k == evalLearned {
 		return 0x9e3779b97f4a7c15
 	}
 	return 0

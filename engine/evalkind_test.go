@@ -21,7 +21,7 @@ func TestEvalKindCache(t *testing.T) {
 	}
 	s := NewSearcher(1, nil)
 	s.pos = pos
-	for _, k := range []EvalKind{EvalHand, EvalLearned, EvalHand} {
+	for _, k := range []evalKind{evalHand, evalLearned, evalHand} {
 		s.Eval = k
 		if got, want := s.evaluate(), k.Evaluate(pos); got != want {
 			t.Errorf("Eval %v: evaluate() = %d, want %d", k, got, want)
@@ -46,7 +46,7 @@ func TestUSIEvalOption(t *testing.T) {
 	if got, want := p.expect("info string eval", time.Second), fmt.Sprintf("info string eval %d", eval.EvaluateLearned(pos)); got != want || eval.EvaluateLearned(pos) == eval.Evaluate(pos) {
 		t.Errorf("default Eval: %q, want %q (hand-set %d)", got, want, eval.Evaluate(pos))
 	}
-	for _, k := range []EvalKind{EvalHand, EvalLearned} {
+	for _, k := range []evalKind{evalHand, evalLearned} {
 		p.send("setoption name Eval value "+k.String(), "position sfen "+pos.SFEN(), "eval")
 		if got, want := p.expect("info string eval", time.Second), fmt.Sprintf("info string eval %d", k.Evaluate(pos)); got != want {
 			t.Errorf("Eval=%v: %q, want %q", k, got, want)
@@ -111,7 +111,7 @@ func BenchmarkEvaluate(b *testing.B) {
 // the main thread does.
 func TestThreadsEval(t *testing.T) {
 	s := newTestSearcher()
-	s.Threads, s.Eval = 2, EvalLearned
+	s.Threads, s.Eval = 2, evalLearned
 	pos := kifutest.MustSFEN(t, benchPositions[0].sfen)
 	s.Search(pos, Limits{Nodes: 20000}, nil)
 	s.Wait()

@@ -60,7 +60,7 @@ func (mp *movePicker) start(s *Searcher, f *frame, ply, budget int, prev, ttMove
 	lazy := cheap || s.lazyNode(ply)
 	*mp = movePicker{s: s, f: f, ply: ply, budget: budget, prev: prev, ttMove: ttMove, inCheck: inCheck,
 		lazy: lazy, cheap: cheap, deferCost: -1}
-	mp.storesCost = !lazy && ply > 0 && s.costSalt != 0 && s.Mode == ModeRealization && s.CRA == CRAOff
+	mp.storesCost = !lazy && ply > 0 && s.costSalt != 0 && s.Mode == ModeRealization && s.CRA == craOff
 	if mp.storesCost {
 		mp.costTag = s.costTag()
 		if ttMove != kifu.MoveNone {
@@ -121,7 +121,7 @@ func (mp *movePicker) order() {
 		s.orderMoves(f, moves, costs, mp.ttMove, mp.ply)
 		mp.stage, mp.stageEnd = stageAll, n
 	}
-	if s.CRA != CRAOff { // CRA (engine/cra.go): reorder, and filter in CRAFilter
+	if s.CRA != craOff { // CRA (engine/cra.go): reorder, and filter in CRAFilter
 		n = s.craNodes(f, moves, costs, mp.ttMove, mp.ply)
 		mp.moves = moves[:n]
 		mp.stageEnd = n
@@ -176,7 +176,7 @@ func (s *Searcher) orderKey(f *frame, m kifu.Move, c int32, ttMove kifu.Move) in
 	if m == ttMove {
 		return orderTT
 	}
-	return (MaxCost-c)<<16 + s.orderRest(f, m)
+	return (maxCost-c)<<16 + s.orderRest(f, m)
 }
 
 // orderRest is the part of orderKey that does not depend on the move's
@@ -265,11 +265,11 @@ func pickNext(f *frame, moves []kifu.Move, costs []int32, i int) (kifu.Move, int
 //   - stageTactical: the captures, the promotions and the killer moves;
 //   - stageAll: every other move.
 //
-// A move's cost is the Coster's (MoveCoster.MoveCost, the same as Costs),
+// A move's cost is the Coster's (moveCoster.MoveCost, the same as Costs),
 // so only the order of the moves differs from pricing them all at once:
 // a quiet move is never tried before a capture, a promotion or a killer,
 // whatever their costs. The root, depth mode, CRA, a Coster that is not a
-// MoveCoster and Searcher.eagerCosts price every move first.
+// moveCoster and Searcher.eagerCosts price every move first.
 type pickStage uint8
 
 const (
@@ -283,10 +283,10 @@ const (
 
 // lazyNode reports whether a node at ply prices its moves lazily.
 func (s *Searcher) lazyNode(ply int) bool {
-	if ply == 0 || s.switches.eagerCosts || s.Mode != ModeRealization || s.CRA != CRAOff {
+	if ply == 0 || s.switches.eagerCosts || s.Mode != ModeRealization || s.CRA != craOff {
 		return false
 	}
-	_, ok := s.Coster.(MoveCoster)
+	_, ok := s.Coster.(moveCoster)
 	return ok
 }
 
@@ -340,24 +340,24 @@ func (mp *movePicker) nextStage(i int) {
 // moveCosts caps it.
 func (mp *movePicker) moveCost(m kifu.Move) int32 {
 	if mp.cheap {
-		return min(max(mp.s.CheapCoster.MoveCost(&mp.f.cls, m), 0), MaxCost)
+		return min(max(mp.s.CheapCoster.MoveCost(&mp.f.cls, m), 0), maxCost)
 	}
-	return min(max(mp.s.Coster.(MoveCoster).MoveCost(&mp.f.cls, m), 0), MaxCost)
+	return min(max(mp.s.Coster.(moveCoster).MoveCost(&mp.f.cls, m), 0), maxCost)
 }
 
 // cheapNode reports whether a node at ply with budget prices its moves
 // lazily with CheapCoster (the category table) although the Coster prices
 // every move at once (the move model): a realization-mode node below the
 // root whose budget is below ModelMinBudget. Below the model's least cost
-// (ModelCoster.MinCost) every child of such a node is a leaf, so the
+// (modelCoster.MinCost) every child of such a node is a leaf, so the
 // model's costs would only have ordered its moves, at the price of
 // extracting the features of every legal move.
 func (s *Searcher) cheapNode(ply, budget int) bool {
 	if s.ModelMinBudget <= 0 || budget >= s.ModelMinBudget || ply == 0 || s.CheapCoster == nil || s.switches.eagerCosts ||
-		s.Mode != ModeRealization || s.CRA != CRAOff {
+		s.Mode != ModeRealization || s.CRA != craOff {
 		return false
 	}
-	_, ok := s.Coster.(MoveCoster)
+	_, ok := s.Coster.(moveCoster)
 	return !ok
 }
 
@@ -410,7 +410,7 @@ func (mp *movePicker) priceDeferred() {
 	mp.s.moveCosts(mp.budget, mp.prev, moves, costs, mp.inCheck, mp.costKey)
 	for i := range moves {
 		if i != k {
-			f.order[i] += (MaxCost - costs[i]) << 16
+			f.order[i] += (maxCost - costs[i]) << 16
 		}
 	}
 	moves[0], moves[k] = moves[k], moves[0]
@@ -421,10 +421,10 @@ func (mp *movePicker) priceDeferred() {
 
 // costerSalt identifies c in the cost tags (costTag), or is 0 for a
 // Coster whose costs the table does not keep: only the move model's are
-// (a MoveCoster prices the table move alone anyway). The salt changes
+// (a moveCoster prices the table move alone anyway). The salt changes
 // with the coster (its weights) and its shaping.
 func costerSalt(c Coster) uint64 {
-	mc, ok := c.(*ModelCoster)
+	mc, ok := c.(*modelCoster)
 	if !ok || len(mc.w) == 0 {
 		return 0
 	}

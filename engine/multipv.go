@@ -5,20 +5,6 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// EnteringKingRule is the entering-king (入玉) rule of the USI option
-// EnteringKingRule: kifu's rules (declarations, the try rule, none).
-type EnteringKingRule = kifu.EnteringKingRule
-
-// Entering-king rules (see kifu.EnteringKingRule).
-const (
-	RuleCSA27          = kifu.RuleCSA27
-	RuleCSA27H         = kifu.RuleCSA27H
-	RuleCSA24          = kifu.RuleCSA24
-	RuleCSA24H         = kifu.RuleCSA24H
-	RuleTry            = kifu.RuleTry
-	RuleNoEnteringKing = kifu.RuleNoEnteringKing
-)
-
 // usiHabits are the Searcher's settings for what GUIs expect of a USI
 // engine (as YaneuraOu and Fairy-Stockfish have them): several principal
 // variations, a draw value, the entering-king rule.
@@ -34,7 +20,7 @@ type usiHabits struct {
 	// opponent gets its opposite.
 	Draw Value
 	// EnteringKing is the declaration rule.
-	EnteringKing EnteringKingRule
+	EnteringKing kifu.EnteringKingRule
 
 	rootExcluded []kifu.Move // root moves the search leaves out (MultiPV lines found)
 	lines        []kifu.Move // scratch: PV copies
@@ -98,5 +84,5 @@ func (s *Searcher) reportIteration(budget int, v Value, pv []kifu.Move, info fun
 	}
 	// The root's table entry is the best move's again, for the next
 	// iteration's ordering.
-	s.TT.Store(s.pos.Key(), pv[0].Move16(), valueToTT(v, 0), 0, budget, BoundExact)
+	s.tt.Store(s.pos.Key(), pv[0].Move16(), valueToTT(v, 0), 0, budget, boundExact)
 }

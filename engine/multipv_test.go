@@ -146,7 +146,7 @@ func TestDrawValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := NewSearcher(1, nil)
-	u.habits(s)
+	u.opts.habits(s)
 	if got := []Value{s.drawScore(0), s.drawScore(1), s.drawScore(2)}; !slices.Equal(got, []Value{eval.DrawValue - 50, eval.DrawValue + 50, eval.DrawValue - 50}) {
 		t.Errorf("draw scores at plies 0, 1, 2: %v", got)
 	}

@@ -21,7 +21,7 @@ type sopts struct {
 	// the realization mode (futilityBase).
 	Futility bool
 	// NodeHalfStep steps the threshold by HalfCost under a node limit
-	// when the next iteration at BudgetStep is not expected to end within
+	// when the next iteration at budgetStep is not expected to end within
 	// it (Searcher.nextStep; USI NodeLimitStep).
 	NodeHalfStep bool
 	// Aspiration is the half width in centipawns of the root's window
@@ -34,28 +34,28 @@ type sopts struct {
 	// never).
 	ModelMinBudget int
 	// CheapCoster is the coster of those nodes (the category table).
-	CheapCoster MoveCoster
+	CheapCoster moveCoster
 }
 
 // Defaults of the NullMove, ReverseFutility, Futility and Aspiration options.
 const (
-	DefaultNullMoveRP      = false
-	DefaultReverseFutility = false
-	DefaultFutility        = false
-	// DefaultAspiration is the Aspiration option's default (session 6:
+	defaultNullMoveRP      = false
+	defaultReverseFutility = false
+	defaultFutility        = false
+	// defaultAspiration is the Aspiration option's default (session 6:
 	// 50 cp won the node-limited self-play against a full window,
 	// docs/experiments.md).
-	DefaultAspiration = 50
-	// DefaultModelMinBudget is the ModelMinBudget option's default
+	defaultAspiration = 50
+	// defaultModelMinBudget is the ModelMinBudget option's default
 	// (session 7: 100 won 117-79-4 over 200 games of self-play at equal
 	// CPU against 0, docs/experiments.md). It applies where CheapCoster
 	// is set (the USI engine sets Config.Coster).
-	DefaultModelMinBudget = 100
+	defaultModelMinBudget = 100
 )
 
 func defaultSOpts() sopts {
-	return sopts{NullMoveRP: DefaultNullMoveRP, ReverseFutility: DefaultReverseFutility, Futility: DefaultFutility,
-		Aspiration: DefaultAspiration, ModelMinBudget: DefaultModelMinBudget}
+	return sopts{NullMoveRP: defaultNullMoveRP, ReverseFutility: defaultReverseFutility, Futility: defaultFutility,
+		Aspiration: defaultAspiration, ModelMinBudget: defaultModelMinBudget}
 }
 
 // Reverse futility pruning ("static null move") in the realization mode:

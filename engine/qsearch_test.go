@@ -28,7 +28,7 @@ func TestQuiescenceLosingCaptures(t *testing.T) {
 		losing int
 		want   bool // 4i4c+ is the quiescence search's move
 	}{
-		{DefaultQLosingPlies, true},
+		{defaultQLosingPlies, true},
 		{0, false},
 	} {
 		s := newTestSearcher()
@@ -107,15 +107,15 @@ func TestQuiescenceTT(t *testing.T) {
 		if !on && n2 != n1 {
 			t.Errorf("QTT off: %d nodes, then %d; want the same search twice", n1, n2)
 		}
-		if _, ok := s.TT.Probe(pos.Key()); ok != on {
+		if _, ok := s.tt.Probe(pos.Key()); ok != on {
 			t.Errorf("QTT %v: an entry stored %v", on, ok)
 		}
 
 		// A main search's entry (budget 300, a lower bound that cuts nothing).
-		s.TT.Clear()
-		s.TT.Store(pos.Key(), 0, -5000, 0, 300, BoundLower)
+		s.tt.Clear()
+		s.tt.Store(pos.Key(), 0, -5000, 0, 300, boundLower)
 		s.qsearch(1, -eval.InfiniteValue, eval.InfiniteValue, 0)
-		if e, ok := s.TT.Probe(pos.Key()); !ok || e.budget != 300 || Value(e.value) != -5000 {
+		if e, ok := s.tt.Probe(pos.Key()); !ok || e.budget != 300 || Value(e.value) != -5000 {
 			t.Errorf("QTT %v: the main search's entry became %+v (found %v)", on, e, ok)
 		}
 	}

@@ -51,7 +51,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 	if ttMove == kifu.MoveNone && budget >= 4*HalfCost && pvNode {
 		saved := *mp
 		s.search(ply, budget-2*HalfCost, alpha, beta, pvNode)
-		if e, ok := s.TT.Probe(key); ok {
+		if e, ok := s.tt.Probe(key); ok {
 			ttMove = s.pos.ToMove(e.move)
 		}
 		f.pvLen = 0
@@ -82,7 +82,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		}
 		stat := s.rootMoveStart(ply, m, budget, c)
 		s.pos.DoMove(m)
-		if s.Threats.Mode == ThreatFull && s.threatChild(ply, m, ttMove, inCheck, best) {
+		if s.Threats.Mode == threatFull && s.threatChild(ply, m, ttMove, inCheck, best) {
 			s.pos.UndoMove()
 			continue
 		}
@@ -119,7 +119,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			}
 		}
 	}
-	s.TT.StoreCost(key, bestMove.Move16(), valueToTT(best, ply), budget, boundOf(best, origAlpha, beta), mp.bestCost(bestCost), mp.costTag)
+	s.tt.StoreCost(key, bestMove.Move16(), valueToTT(best, ply), budget, boundOf(best, origAlpha, beta), mp.bestCost(bestCost), mp.costTag)
 	return best
 }
 
@@ -156,13 +156,13 @@ func (s *Searcher) enterNode(ply int, alpha, beta *Value) (Value, bool) {
 // move, whatever the table kept), and the table's value when it ends the
 // node (ok: a deep enough bound outside a PV node).
 func (s *Searcher) probeTT(key uint64, ply, budget int, alpha, beta Value, pvNode bool) (tte ttEntry, ttMove kifu.Move, v Value, ok bool) {
-	tte, hit := s.TT.Probe(key)
+	tte, hit := s.tt.Probe(key)
 	if hit {
 		ttMove = s.pos.ToMove(tte.move)
 		if int(tte.budget) >= budget && !pvNode {
 			v := valueFromTT(Value(tte.value), ply)
-			b := Bound(tte.genBound & 3)
-			if b == BoundExact || (b == BoundLower && v >= beta) || (b == BoundUpper && v <= alpha) {
+			b := ttBound(tte.genBound & 3)
+			if b == boundExact || (b == boundLower && v >= beta) || (b == boundUpper && v <= alpha) {
 				return tte, ttMove, v, true
 			}
 		}
@@ -183,7 +183,7 @@ func (s *Searcher) nodeHooks(ply int, budget *int, alpha, beta Value, pvNode, in
 	if v, ok := s.interiorMate(ply, budget, inCheck, key); ok {
 		return standPat, v, true
 	}
-	if s.Threats.Mode != ThreatOff { // threat stacks hook (engine/threatsearch.go)
+	if s.Threats.Mode != threatOff { // threat stacks hook (engine/threatsearch.go)
 		if v, ok := s.threatNode(ply, *budget, alpha, beta, inCheck); ok {
 			return standPat, v, true
 		}
@@ -216,10 +216,10 @@ func (s *Searcher) prevMove(ply int) kifu.Move {
 }
 
 // skipMove reports whether the move m of cost c is left out before it is
-// played: by a threat stacks rule (ThreatFull) or, at the root, as the
+// played: by a threat stacks rule (threatFull) or, at the root, as the
 // move of a MultiPV line found before (multipv.go).
 func (s *Searcher) skipMove(ply, budget int, c int32, m, ttMove kifu.Move, inCheck bool, best Value) bool {
-	if s.Threats.Mode == ThreatFull && s.threatSkip(ply, budget, c, m, ttMove, inCheck, best) {
+	if s.Threats.Mode == threatFull && s.threatSkip(ply, budget, c, m, ttMove, inCheck, best) {
 		return true
 	}
 	return ply == 0 && len(s.rootExcluded) > 0 && s.excludedAtRoot(m)
@@ -246,7 +246,7 @@ func (s *Searcher) rootMoveStart(ply int, m kifu.Move, budget int, c int32) root
 	if ply > 0 {
 		return rootMove{}
 	}
-	r := rootMove{RootStat: RootStat{Move: m, Cost: int(c), Budget: budget - int(c), Nodes: s.nodes}, iterSel: s.seldepth}
+	r := rootMove{rootStat: rootStat{Move: m, Cost: int(c), Budget: budget - int(c), Nodes: s.nodes}, iterSel: s.seldepth}
 	s.mainDepth, s.seldepth = 0, 0
 	return r
 }
@@ -259,13 +259,13 @@ func (s *Searcher) rootMoveEnd(ply int, r rootMove) {
 	r.Nodes = s.nodes - r.Nodes
 	r.Depth, r.SelDepth = s.mainDepth, s.seldepth
 	s.seldepth = max(s.seldepth, r.iterSel)
-	s.iterStats = append(s.iterStats, r.RootStat)
+	s.iterStats = append(s.iterStats, r.rootStat)
 }
 
 // rootMove is a root move's statistics while it is searched, with the
 // iteration's selective depth before it.
 type rootMove struct {
-	RootStat
+	rootStat
 	iterSel int
 }
 

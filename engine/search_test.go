@@ -20,12 +20,12 @@ func newTestSearcher() *Searcher { return NewSearcher(16, DefaultConfig().Coster
 func principalLine(s *Searcher, pos *kifu.Position, m kifu.Move, budget int) (line []kifu.Move, budgets []int) {
 	s.pos, s.limits, s.aborted = pos, Limits{}, false
 	s.ctl = NewControl(Limits{})
-	s.TT.Clear()
+	s.tt.Clear()
 	pos.DoMove(m)
 	s.search(1, budget, -eval.InfiniteValue, eval.InfiniteValue, true)
 	line, budgets = []kifu.Move{m}, []int{budget}
 	for {
-		e, ok := s.TT.Probe(pos.Key())
+		e, ok := s.tt.Probe(pos.Key())
 		if !ok || e.budget < 0 || len(line) > 40 {
 			break
 		}
@@ -61,8 +61,8 @@ func TestRecaptureLineSearchedDeeper(t *testing.T) {
 	}
 	s := newTestSearcher()
 	s.Search(pos, Limits{MaxBudget: 700}, nil)
-	capture, quietMax := RootStat{}, 0
-	for _, st := range s.RootStats() {
+	capture, quietMax := rootStat{}, 0
+	for _, st := range s.lastRootStats() {
 		switch {
 		case st.Move.USI() == "7d7c+":
 			capture = st
@@ -95,10 +95,10 @@ func TestReSearchFires(t *testing.T) {
 	if res.Move.USI() != "7d7c+" {
 		t.Fatalf("best move %s, want 7d7c+", res.Move)
 	}
-	if s.ReSearches() == 0 {
+	if s.reSearchCount() == 0 {
 		t.Fatal("no re-search at all")
 	}
-	for _, st := range s.RootStats() {
+	for _, st := range s.lastRootStats() {
 		if st.Move == res.Move {
 			t.Logf("%s: cost %d, re-searched %v, depth %d, nodes %d", st.Move, st.Cost, st.ReSearched, st.Depth, st.Nodes)
 			if st.Cost <= HalfCost || !st.ReSearched {
@@ -123,7 +123,7 @@ func TestSingleLegalMoveCostsNothing(t *testing.T) {
 	}
 	s := newTestSearcher()
 	s.Search(pos, Limits{MaxBudget: 500}, nil)
-	st := s.RootStats()
+	st := s.lastRootStats()
 	if len(st) != 1 || st[0].Cost != 0 || st[0].Budget != 500 {
 		t.Errorf("root statistics %+v, want one move of cost 0 keeping the budget 500", st)
 	}

@@ -25,11 +25,11 @@ const (
 	// HalfCost is the cost of probability 1/2 (categorize.CostUnit): the
 	// re-search probability.
 	HalfCost = categorize.CostUnit
-	// BudgetStep is added to the root budget per iteration: the threshold
+	// budgetStep is added to the root budget per iteration: the threshold
 	// is divided by 4, as in the paper.
-	BudgetStep = 200
-	// MaxCost caps a move's cost (categorize.MaxCost, probability 2^-20).
-	MaxCost = categorize.MaxCost
+	budgetStep = 200
+	// maxCost caps a move's cost (categorize.MaxCost, probability 2^-20).
+	maxCost = categorize.MaxCost
 )
 
 // Value is a search score in centipawns from the side to move's point of
@@ -47,13 +47,13 @@ type Coster interface {
 	Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32)
 }
 
-// MoveCoster is a Coster that can also price one move at a time, from a
+// moveCoster is a Coster that can also price one move at a time, from a
 // classifier reset for the position (and the previous move) the move is
 // played in; MoveCost(cls, m) must equal what Costs gives m. The
 // realization search then prices only the moves it searches, in the
 // order it picks them (engine/movepick.go). A Coster whose costs depend
 // on every legal move at once (the model's softmax) cannot be one.
-type MoveCoster interface {
+type moveCoster interface {
 	Coster
 	MoveCost(cls *categorize.Classifier, m kifu.Move) int32
 }
@@ -100,7 +100,7 @@ type frame struct {
 // the switches of tests and benchmarks (switches), and the running
 // search's own state.
 type Searcher struct {
-	TT *TT
+	tt *transTable
 	settings
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
 	counters
@@ -124,7 +124,7 @@ type Searcher struct {
 	iterValue Value
 	// per root move statistics: of the iteration in progress, and of the
 	// last finished one
-	iterStats, rootStats []RootStat
+	iterStats, rootStats []rootStat
 	qcls                 categorize.Classifier    // facts of quiescence moves
 	qchecks              [kifu.MaxMoves]kifu.Move // quiet checks of a quiescence node (quietChecks)
 	// evalCache holds recent static evaluations (see evaluate).
@@ -153,10 +153,10 @@ type Searcher struct {
 type settings struct {
 	Coster Coster
 	Mode   Mode
-	CRA    CRAMode  // Candidate Relevance Analysis in the main search (engine/cra.go)
-	Eval   EvalKind // the static evaluation (Eval option, engine/evalkind.go)
+	CRA    craMode  // Candidate Relevance Analysis in the main search (engine/cra.go)
+	Eval   evalKind // the static evaluation (Eval option, engine/evalkind.go)
 	// Threats are the threat stacks' options (engine/threatsearch.go).
-	Threats ThreatOptions
+	Threats threatOptions
 	// Threads is the number of threads of a search (lazy SMP, smp.go):
 	// 1 (or less) searches alone, as the search always did.
 	Threads int
@@ -202,7 +202,7 @@ type switches struct {
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	s := &Searcher{TT: NewTT(hashMB), settings: settings{Coster: c, qopts: defaultQOpts(), sopts: defaultSOpts()}, mateHooks: newMateHooks()}
+	s := &Searcher{tt: newTransTable(hashMB), settings: settings{Coster: c, qopts: defaultQOpts(), sopts: defaultSOpts()}, mateHooks: newMateHooks()}
 	s.ctl = &s.ownCtl
 	return s
 }
@@ -213,8 +213,8 @@ func NewSearcher(hashMB int, c Coster) *Searcher {
 // is left alone.
 func (s *Searcher) NewGame() {
 	s.Wait()
-	if s.TT.Used() {
-		s.TT.Clear()
+	if s.tt.Used() {
+		s.tt.Clear()
 	}
 	s.history = [kifu.PieceNB][kifu.SquareNB]int32{}
 	if s.Mate != nil {

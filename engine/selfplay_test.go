@@ -90,7 +90,7 @@ func TestSelfPlay(t *testing.T) {
 					break
 				}
 				s := players[pos.SideToMove()]
-				soft, hard := PlanTime(Clock{Byoyomi: byo}, pos.SideToMove(), pos.MoveNumber(), defaultOverhead)
+				soft, hard := planTime(usiClock{Byoyomi: byo}, pos.SideToMove(), pos.MoveNumber(), defaultOverhead)
 				began := time.Now()
 				res := s.Search(pos, Limits{Soft: soft, Hard: hard}, nil)
 				took := time.Since(began)
