@@ -14,8 +14,10 @@
 // probability below 1/2 that beats the best value at its own cost is
 // searched again at probability 1/2. Transposition table (TT), killers,
 // history, internal iterative deepening and mate-distance pruning are the
-// usual ones. The move model prices every move of a node at once; the
-// table keeps the cost of its move and a cache the costs of the last
+// usual ones. The search asks each node's move picker (engine/movepick.go)
+// for its next move: generation, pricing and ordering (CRA's too) are the
+// picker's, stage by stage. The move model prices every move of a node at
+// once; the table keeps the cost of its move and a cache the costs of the last
 // positions priced (engine/movepick.go), each under a tag of what the
 // model's prices depend on besides the position: a node whose table move
 // cuts off prices nothing, and the next iteration does not price again.
