@@ -7,44 +7,45 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/engine/bayes"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// BayesStrategy is how the Bayesian search grows its tree (Yokoyama and
-// Kitsuregawa §3.3), or BayesOff for the plain search.
-type BayesStrategy uint8
+// bayesStrategy is how the Bayesian search grows its tree (Yokoyama and
+// Kitsuregawa §3.3), or bayesOff for the plain search.
+type bayesStrategy uint8
 
 // Strategies.
 const (
-	BayesOff BayesStrategy = iota
-	BayesBF                // breadth first, 3 children per node
-	BayesUCB               // descend by UCB; fewer children deeper
-	BayesQSS               // the leaf of largest expected gain (Baum and Smith's QSS)
+	bayesOff bayesStrategy = iota
+	bayesBF                // breadth first, 3 children per node
+	bayesUCB               // descend by UCB; fewer children deeper
+	bayesQSS               // the leaf of largest expected gain (Baum and Smith's QSS)
 )
 
 var bayesNames = [...]string{"off", "bf", "ucb", "qss"}
 
-func (b BayesStrategy) String() string {
+func (b bayesStrategy) String() string {
 	if int(b) < len(bayesNames) {
 		return bayesNames[b]
 	}
 	return fmt.Sprintf("BayesStrategy(%d)", b)
 }
 
-// ParseBayesStrategy reads "off", "bf", "ucb" or "qss".
-func ParseBayesStrategy(s string) (BayesStrategy, error) {
+// parseBayesStrategy reads "off", "bf", "ucb" or "qss".
+func parseBayesStrategy(s string) (bayesStrategy, error) {
 	for i, n := range bayesNames {
 		if n == s {
-			return BayesStrategy(i), nil
+			return bayesStrategy(i), nil
 		}
 	}
-	return BayesOff, fmt.Errorf("engine: unknown Bayes strategy %q (want off, bf, ucb or qss)", s)
+	return bayesOff, fmt.Errorf("engine: unknown Bayes strategy %q (want off, bf, ucb or qss)", s)
 }
 
-// BayesConfig are the parameters of the Bayesian search. Budgets are in
+// bayesConfig are the parameters of the Bayesian search. Budgets are in
 // HalfCost units per ply, as go depth N gives N·HalfCost.
-type BayesConfig struct {
-	Strategy BayesStrategy
+type bayesConfig struct {
+	Strategy bayesStrategy
 	// Simnum is the number of simulations a leaf gets before it is
 	// expanded; PVth the plies the returned principal variation must
 	// reach beyond PlayBudget (§3.3).
@@ -73,10 +74,10 @@ type BayesConfig struct {
 	MaxTreeNodes int
 }
 
-// DefaultBayesConfig returns the paper's σ = 200, δ = 100 at a small
+// defaultBayesConfig returns the paper's σ = 200, δ = 100 at a small
 // scale: Simnum 1, PVth 0, Playdepth 3, simdepth 1, QSS.
-func DefaultBayesConfig() BayesConfig {
-	return BayesConfig{Strategy: BayesQSS, Simnum: 1, PlayBudget: 3 * HalfCost, SimBudget: 1 * HalfCost,
+func defaultBayesConfig() bayesConfig {
+	return bayesConfig{Strategy: bayesQSS, Simnum: 1, PlayBudget: 3 * HalfCost, SimBudget: 1 * HalfCost,
 		Sigma: 200, Delta: 100, PseudoMass: 0.1, NoiseUsesN: true, Seed: 1, MaxChildren: 8, Decay: 2,
 		UCBC: 1, WinScale: 600, StallWindow: 16, StallEps: 1, MaxTreeNodes: 1 << 14}
 }
@@ -101,13 +102,13 @@ type bnode struct {
 	simPV    []kifu.Move // of the first simulation
 }
 
-// BayesSearcher is the Bayesian randomized search: a tree over the
+// bayesSearcher is the Bayesian randomized search: a tree over the
 // position whose leaves are valued by simulations, each an ordinary
 // search of S with noise on its leaf evaluations, the values kept as
 // distributions and propagated min-max the Bayesian way.
-type BayesSearcher struct {
+type bayesSearcher struct {
 	S   *Searcher
-	Cfg BayesConfig
+	Cfg bayesConfig
 
 	nodes    []bnode
 	pos      *kifu.Position
@@ -120,8 +121,8 @@ type BayesSearcher struct {
 	Sims int
 }
 
-// NewBayesSearcher returns a Bayesian search that simulates with s.
-func NewBayesSearcher(s *Searcher, cfg BayesConfig) *BayesSearcher {
+// newBayesSearcher returns a Bayesian search that simulates with s.
+func newBayesSearcher(s *Searcher, cfg bayesConfig) *bayesSearcher {
 	cfg.Simnum = min(max(cfg.Simnum, 1), maxSims)
 	cfg.SimBudget = max(cfg.SimBudget, HalfCost)
 	cfg.PlayBudget = max(cfg.PlayBudget, HalfCost)
@@ -131,14 +132,14 @@ func NewBayesSearcher(s *Searcher, cfg BayesConfig) *BayesSearcher {
 	if cfg.WinScale <= 0 {
 		cfg.WinScale = 600
 	}
-	return &BayesSearcher{S: s, Cfg: cfg}
+	return &bayesSearcher{S: s, Cfg: cfg}
 }
 
 // TreeSize returns the number of nodes of the last search's tree.
-func (b *BayesSearcher) TreeSize() int { return len(b.nodes) }
+func (b *bayesSearcher) TreeSize() int { return len(b.nodes) }
 
 // Search is SearchWith a control of limits whose clock starts now.
-func (b *BayesSearcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Result {
+func (b *bayesSearcher) Search(pos *kifu.Position, limits Limits, info func(Info)) Result {
 	return b.SearchWith(pos, NewControl(limits), info)
 }
 
@@ -147,7 +148,7 @@ func (b *BayesSearcher) Search(pos *kifu.Position, limits Limits, info func(Info
 // simulations at its leaf, the root is decided, the tree is full, or
 // ctl stops it (stop, the hard time, Limits.Nodes over all simulations),
 // and returns the root move of the largest expected value.
-func (b *BayesSearcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info)) Result {
+func (b *bayesSearcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info)) Result {
 	b.pos, b.ctl, b.outer = pos, ctl, ctl.limits
 	b.nodes = b.nodes[:0]
 	b.simNodes, b.uall, b.selects, b.Sims = 0, b.uall[:0], 0, 0
@@ -156,14 +157,14 @@ func (b *BayesSearcher) SearchWith(pos *kifu.Position, ctl *Control, info func(I
 		b.S.noise = bayesNoise{}
 	}()
 	if b.S.canDeclare(pos) {
-		return Result{Win: true, Score: MateValue}
+		return Result{Win: true, Score: eval.MateValue}
 	}
 	if m, ok := b.S.tryWin(pos); ok {
-		return Result{Move: m, Score: MateIn(1), PV: []kifu.Move{m}}
+		return Result{Move: m, Score: eval.MateIn(1), PV: []kifu.Move{m}}
 	}
 	var buf [kifu.MaxMoves]kifu.Move
 	if len(pos.GenerateMoves(kifu.Legal, buf[:0])) == 0 {
-		return Result{Score: MatedIn(0)}
+		return Result{Score: eval.MatedIn(0)}
 	}
 	b.nodes = append(b.nodes, bnode{parent: -1})
 	first, ok := b.simulate(0)
@@ -199,7 +200,7 @@ func (b *BayesSearcher) SearchWith(pos *kifu.Position, ctl *Control, info func(I
 }
 
 // stopped reports a stop, the hard time or the node limit.
-func (b *BayesSearcher) stopped() bool {
+func (b *bayesSearcher) stopped() bool {
 	c := b.ctl
 	if c.Stopped() {
 		return true
@@ -215,8 +216,8 @@ func (b *BayesSearcher) stopped() bool {
 
 // path plays the tree moves from the root to node i on b.pos and returns
 // how many (UndoMove that many).
-func (b *BayesSearcher) path(i int) int {
-	var ms [MaxPly]kifu.Move
+func (b *bayesSearcher) path(i int) int {
+	var ms [eval.MaxPly]kifu.Move
 	n := 0
 	for j := i; b.nodes[j].parent >= 0; j = int(b.nodes[j].parent) {
 		ms[n] = b.nodes[j].move
@@ -228,7 +229,7 @@ func (b *BayesSearcher) path(i int) int {
 	return n
 }
 
-func (b *BayesSearcher) unpath(n int) {
+func (b *bayesSearcher) unpath(n int) {
 	for range n {
 		b.pos.UndoMove()
 	}
@@ -238,7 +239,7 @@ func (b *BayesSearcher) unpath(n int) {
 // so far) gets the noise of salt N, the first none. A mate or an end
 // decides the node (one pin). ok is false if the search was stopped
 // (nothing is recorded).
-func (b *BayesSearcher) simulate(i int) (Result, bool) {
+func (b *bayesSearcher) simulate(i int) (Result, bool) {
 	s := b.S
 	n := &b.nodes[i]
 	k := b.path(i)
@@ -267,13 +268,13 @@ func (b *BayesSearcher) simulate(i int) (Result, bool) {
 	b.Sims++
 	v := res.Score
 	if res.Win {
-		v = MateValue
+		v = eval.MateValue
 	}
 	if n.sims == 0 {
 		n.simMove = res.Move
 		n.simPV = append([]kifu.Move(nil), res.PV...)
 	}
-	if res.Win || res.Move == kifu.MoveNone || v >= MateInMaxPly || v <= -MateInMaxPly {
+	if res.Win || res.Move == kifu.MoveNone || v >= eval.MateInMaxPly || v <= -eval.MateInMaxPly {
 		n.decided = true
 		n.dist = bayes.Point(float64(v))
 		return res, true
@@ -289,8 +290,8 @@ func (b *BayesSearcher) simulate(i int) (Result, bool) {
 }
 
 // childCap is the number of children a node at depth d gets.
-func (b *BayesSearcher) childCap(d int) int {
-	if b.Cfg.Strategy == BayesBF {
+func (b *bayesSearcher) childCap(d int) int {
+	if b.Cfg.Strategy == bayesBF {
 		return 3
 	}
 	return max(2, b.Cfg.MaxChildren-b.Cfg.Decay*d)
@@ -299,7 +300,7 @@ func (b *BayesSearcher) childCap(d int) int {
 // expand gives leaf i its children (the first simulation's move first,
 // then by ascending realization cost, captures of larger pieces first
 // among equals) and simulates each once; false if stopped.
-func (b *BayesSearcher) expand(i int) bool {
+func (b *bayesSearcher) expand(i int) bool {
 	k := b.path(i)
 	var buf [kifu.MaxMoves]kifu.Move
 	var costs [kifu.MaxMoves]int32
@@ -319,7 +320,7 @@ func (b *BayesSearcher) expand(i int) bool {
 		if moves[j] == simMove {
 			first = 0
 		}
-		return first, c[j], -PieceValue(moves[j].Captured().Type())
+		return first, c[j], -eval.PieceValue(moves[j].Captured().Type())
 	}
 	sort.SliceStable(idx, func(x, y int) bool {
 		fx, cx, vx := key(idx[x])
@@ -353,9 +354,9 @@ func negChild(d bayes.Dist) bayes.Dist {
 	r := d.Neg()
 	for k := 0; k < r.N; k++ {
 		switch v := &r.Pins[k].V; {
-		case *v >= float64(MateInMaxPly):
+		case *v >= float64(eval.MateInMaxPly):
 			*v--
-		case *v <= -float64(MateInMaxPly):
+		case *v <= -float64(eval.MateInMaxPly):
 			*v++
 		}
 	}
@@ -365,7 +366,7 @@ func negChild(d bayes.Dist) bayes.Dist {
 // recompute sets node i's distribution from its children's: MaxOf their
 // negated distributions; the node is decided when a decided child mates
 // for it or every child is decided.
-func (b *BayesSearcher) recompute(i int) {
+func (b *bayesSearcher) recompute(i int) {
 	n := &b.nodes[i]
 	var ds [64]bayes.Dist
 	m, all, win := 0, true, false
@@ -376,7 +377,7 @@ func (b *BayesSearcher) recompute(i int) {
 			continue
 		}
 		ds[m] = negChild(c.dist)
-		if c.decided && ds[m].Pins[0].V >= float64(MateInMaxPly) {
+		if c.decided && ds[m].Pins[0].V >= float64(eval.MateInMaxPly) {
 			win = true
 		}
 		all = all && c.decided
@@ -390,7 +391,7 @@ func (b *BayesSearcher) recompute(i int) {
 }
 
 // backup recomputes the ancestors of node i (and i if it has children).
-func (b *BayesSearcher) backup(i int) {
+func (b *bayesSearcher) backup(i int) {
 	for j := i; j >= 0; j = int(b.nodes[j].parent) {
 		if b.nodes[j].expanded {
 			b.recompute(j)
@@ -399,7 +400,7 @@ func (b *BayesSearcher) backup(i int) {
 }
 
 // expect is a node's expected value for its parent's side.
-func (b *BayesSearcher) expect(j int) float64 {
+func (b *bayesSearcher) expect(j int) float64 {
 	c := &b.nodes[j]
 	if c.dist.N == 0 {
 		return math.Inf(-1)
@@ -409,7 +410,7 @@ func (b *BayesSearcher) expect(j int) float64 {
 
 // bestChild returns the child of i of the largest expected value (-1 if
 // none is valued).
-func (b *BayesSearcher) bestChild(i int) int {
+func (b *bayesSearcher) bestChild(i int) int {
 	n := &b.nodes[i]
 	best, bv := -1, math.Inf(-1)
 	for j := int(n.child0); j < int(n.child0+n.nchild); j++ {
@@ -421,7 +422,7 @@ func (b *BayesSearcher) bestChild(i int) int {
 }
 
 // pvLeaf follows the best children from the root to a leaf.
-func (b *BayesSearcher) pvLeaf() int {
+func (b *bayesSearcher) pvLeaf() int {
 	i := 0
 	for b.nodes[i].expanded {
 		c := b.bestChild(i)
@@ -434,14 +435,14 @@ func (b *BayesSearcher) pvLeaf() int {
 }
 
 // reach is how deep a simulation at node i sees (in budget units).
-func (b *BayesSearcher) reach(i int) int {
+func (b *bayesSearcher) reach(i int) int {
 	return int(b.nodes[i].depth)*HalfCost + b.Cfg.SimBudget
 }
 
 // done: the root is decided, the tree is full, or the principal
 // variation's leaf is decided or reaches PlayBudget + PVth plies with
 // Simnum simulations.
-func (b *BayesSearcher) done() bool {
+func (b *bayesSearcher) done() bool {
 	if b.nodes[0].decided || len(b.nodes) >= b.Cfg.MaxTreeNodes {
 		return true
 	}
@@ -451,7 +452,7 @@ func (b *BayesSearcher) done() bool {
 }
 
 // uAll is E[root] - E[best root child] (Baum and Smith's U_all).
-func (b *BayesSearcher) uAll() float64 {
+func (b *bayesSearcher) uAll() float64 {
 	c := b.bestChild(0)
 	if c < 0 {
 		return 0
@@ -460,7 +461,7 @@ func (b *BayesSearcher) uAll() float64 {
 }
 
 // stalled: U_all has not moved by StallEps over StallWindow selections.
-func (b *BayesSearcher) stalled() bool {
+func (b *bayesSearcher) stalled() bool {
 	w := b.Cfg.StallWindow
 	if w <= 0 || len(b.uall) <= w {
 		return false
@@ -470,7 +471,7 @@ func (b *BayesSearcher) stalled() bool {
 }
 
 // selectLeaf picks the leaf to simulate or expand (-1: none).
-func (b *BayesSearcher) selectLeaf() int {
+func (b *bayesSearcher) selectLeaf() int {
 	if b.stalled() {
 		b.uall = b.uall[:0]
 		if l := b.pvLeaf(); !b.nodes[l].decided {
@@ -478,7 +479,7 @@ func (b *BayesSearcher) selectLeaf() int {
 		}
 	}
 	switch b.Cfg.Strategy {
-	case BayesBF:
+	case bayesBF:
 		best := -1
 		for i := range b.nodes {
 			n := &b.nodes[i]
@@ -487,7 +488,7 @@ func (b *BayesSearcher) selectLeaf() int {
 			}
 		}
 		return best
-	case BayesUCB:
+	case bayesUCB:
 		return b.selectUCB()
 	}
 	return b.selectQSS()
@@ -495,7 +496,7 @@ func (b *BayesSearcher) selectLeaf() int {
 
 // selectUCB descends from the root by UCB1 over the children's win
 // probabilities, counting visits.
-func (b *BayesSearcher) selectUCB() int {
+func (b *bayesSearcher) selectUCB() int {
 	i := 0
 	for {
 		n := &b.nodes[i]
@@ -531,7 +532,7 @@ func (b *BayesSearcher) selectUCB() int {
 // leaf's value were that pin's, weighted by the pin's probability. If
 // the best tenth of the leaves all reach PlayBudget already, or no leaf
 // can change the root's choice, the principal variation's leaf.
-func (b *BayesSearcher) selectQSS() int {
+func (b *bayesSearcher) selectQSS() int {
 	type scored struct {
 		i int
 		q float64
@@ -565,7 +566,7 @@ func (b *BayesSearcher) selectQSS() int {
 // qss is the expected gain at the root of learning leaf l's value:
 // Σ_j p_j (max_c E_j[c] - E_j[c*]), E_j the root children's expected
 // values with l's distribution replaced by its j-th pin.
-func (b *BayesSearcher) qss(l, cstar int) float64 {
+func (b *bayesSearcher) qss(l, cstar int) float64 {
 	if l == 0 || cstar < 0 {
 		return 0
 	}
@@ -599,7 +600,7 @@ func (b *BayesSearcher) qss(l, cstar int) float64 {
 
 // valueWith returns E[node top] for its parent's side with leaf l's
 // distribution replaced by d (top an ancestor of l, or l).
-func (b *BayesSearcher) valueWith(top, l int, d bayes.Dist) float64 {
+func (b *bayesSearcher) valueWith(top, l int, d bayes.Dist) float64 {
 	cur, dist := l, d
 	for cur != top {
 		p := int(b.nodes[cur].parent)
@@ -625,7 +626,7 @@ func (b *BayesSearcher) valueWith(top, l int, d bayes.Dist) float64 {
 
 // result is the root move of the largest expected value, its principal
 // variation through the tree and the leaf's first simulation.
-func (b *BayesSearcher) result(first Result) Result {
+func (b *bayesSearcher) result(first Result) Result {
 	res := Result{Nodes: b.simNodes}
 	c := b.bestChild(0)
 	if c < 0 {
@@ -644,13 +645,13 @@ func (b *BayesSearcher) result(first Result) Result {
 }
 
 // score is child c's value for the root, a mate score if decided.
-func (b *BayesSearcher) score(c int) Value {
+func (b *bayesSearcher) score(c int) Value {
 	e := b.expect(c)
-	return Value(max(-float64(MateValue), min(float64(MateValue), math.Round(e))))
+	return Value(max(-float64(eval.MateValue), min(float64(eval.MateValue), math.Round(e))))
 }
 
 // pv returns the tree moves to leaf l and then the leaf's simulation's.
-func (b *BayesSearcher) pv(l int) []kifu.Move {
+func (b *bayesSearcher) pv(l int) []kifu.Move {
 	var rev []kifu.Move
 	for j := l; b.nodes[j].parent >= 0; j = int(b.nodes[j].parent) {
 		rev = append(rev, b.nodes[j].move)
@@ -663,8 +664,8 @@ func (b *BayesSearcher) pv(l int) []kifu.Move {
 }
 
 // info reports the tree's principal variation.
-func (b *BayesSearcher) info() Info {
-	i := Info{Nodes: b.simNodes, Time: time.Since(b.ctl.start), Hashfull: b.S.TT.Hashfull(), Bound: BoundExact}
+func (b *bayesSearcher) info() Info {
+	i := Info{Nodes: b.simNodes, Time: time.Since(b.ctl.start), Hashfull: b.S.tt.Hashfull(), ttBound: boundExact}
 	if c := b.bestChild(0); c >= 0 {
 		l := b.pvLeaf()
 		i.Score, i.Budget, i.PV = b.score(c), b.reach(l), b.pv(l)

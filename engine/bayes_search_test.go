@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/engine/bayes"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -119,7 +120,7 @@ func pins(ps ...bayes.Pin) bayes.Dist {
 // (10) the better move, a gain of 30, with probability 1/2; its other pin
 // and the point leaves gain nothing: QSS(b1) = 15, and QSS picks b1.
 func TestBayesHandTree(t *testing.T) {
-	b := NewBayesSearcher(newTestSearcher(), DefaultBayesConfig())
+	b := newBayesSearcher(newTestSearcher(), defaultBayesConfig())
 	half := 0.5
 	b.nodes = []bnode{
 		{parent: -1, child0: 1, nchild: 2, expanded: true},
@@ -165,11 +166,11 @@ func TestBayesHandTree(t *testing.T) {
 // first child's expansion if that child stays the best one (it depends on
 // the simulations' values, so on the search).
 func TestBayesTwoLevelBF(t *testing.T) {
-	cfg := DefaultBayesConfig()
-	cfg.Strategy, cfg.Sigma, cfg.Delta, cfg.PlayBudget, cfg.SimBudget = BayesBF, 0, 0, 4*HalfCost, HalfCost
+	cfg := defaultBayesConfig()
+	cfg.Strategy, cfg.Sigma, cfg.Delta, cfg.PlayBudget, cfg.SimBudget = bayesBF, 0, 0, 4*HalfCost, HalfCost
 	cfg.MaxTreeNodes = 13
 	pos := kifutest.MustSFEN(t, bayesPositions[1])
-	b := NewBayesSearcher(newTestSearcher(), cfg)
+	b := newBayesSearcher(newTestSearcher(), cfg)
 	res := b.Search(pos, Limits{}, nil)
 	root := b.nodes[0]
 	if root.nchild != 3 || !root.expanded {
@@ -206,13 +207,13 @@ func TestBayesTwoLevelBF(t *testing.T) {
 // TestBayesMate: a mate at the root is decided by the first simulation:
 // no tree, the mating move.
 func TestBayesMate(t *testing.T) {
-	for _, st := range []BayesStrategy{BayesBF, BayesUCB, BayesQSS} {
-		cfg := DefaultBayesConfig()
+	for _, st := range []bayesStrategy{bayesBF, bayesUCB, bayesQSS} {
+		cfg := defaultBayesConfig()
 		cfg.Strategy, cfg.PVth = st, 4
-		b := NewBayesSearcher(newTestSearcher(), cfg)
+		b := newBayesSearcher(newTestSearcher(), cfg)
 		pos := kifutest.MustSFEN(t, mateInOneSFEN)
 		res := b.Search(pos, Limits{}, nil)
-		if res.Move.USI() != "G*5b" || res.Score != MateIn(1) || len(b.nodes) != 1 || !b.nodes[0].decided {
+		if res.Move.USI() != "G*5b" || res.Score != eval.MateIn(1) || len(b.nodes) != 1 || !b.nodes[0].decided {
 			t.Errorf("%s: %v %d, tree %d", st, res.Move, res.Score, len(b.nodes))
 		}
 	}
@@ -223,13 +224,13 @@ func TestBayesMate(t *testing.T) {
 // limit is obeyed.
 func TestBayesDeterministic(t *testing.T) {
 	pos := kifutest.MustSFEN(t, bayesPositions[1])
-	for _, st := range []BayesStrategy{BayesBF, BayesUCB, BayesQSS} {
-		cfg := DefaultBayesConfig()
+	for _, st := range []bayesStrategy{bayesBF, bayesUCB, bayesQSS} {
+		cfg := defaultBayesConfig()
 		cfg.Strategy, cfg.Simnum, cfg.PVth = st, 3, 1
 		var runs [2]Result
 		var sizes [2]int
 		for i := range runs {
-			b := NewBayesSearcher(newTestSearcher(), cfg)
+			b := newBayesSearcher(newTestSearcher(), cfg)
 			runs[i] = b.Search(pos, Limits{}, nil)
 			sizes[i] = b.TreeSize()
 			if l := b.pvLeaf(); b.reach(l) < cfg.PlayBudget+cfg.PVth*HalfCost && !b.nodes[l].decided {
@@ -243,7 +244,7 @@ func TestBayesDeterministic(t *testing.T) {
 		if ok, _ := pos.IsLegal(runs[0].Move); !ok {
 			t.Errorf("%s: illegal %v", st, runs[0].Move)
 		}
-		b := NewBayesSearcher(newTestSearcher(), cfg)
+		b := newBayesSearcher(newTestSearcher(), cfg)
 		lim := runs[0].Nodes / 3
 		r := b.Search(pos, Limits{Nodes: lim}, nil)
 		if r.Nodes > lim+lim/10+1000 || r.Move == kifu.MoveNone {
@@ -255,10 +256,10 @@ func TestBayesDeterministic(t *testing.T) {
 // TestBayesStop: a stop ends a search that would run long, with a legal
 // move.
 func TestBayesStop(t *testing.T) {
-	cfg := DefaultBayesConfig()
+	cfg := defaultBayesConfig()
 	cfg.PVth, cfg.Simnum = 16, 16
 	pos := kifutest.MustSFEN(t, bayesPositions[0])
-	b := NewBayesSearcher(newTestSearcher(), cfg)
+	b := newBayesSearcher(newTestSearcher(), cfg)
 	ctl := NewControl(Limits{})
 	go func() {
 		time.Sleep(100 * time.Millisecond)
@@ -281,7 +282,7 @@ func TestBayesStop(t *testing.T) {
 // play depth, and the answer is legal.
 func TestUSIBayes(t *testing.T) {
 	p := startLoop(t, DefaultConfig())
-	p.send("usi")
+	p.send("setoption name DeveloperOptions value true", "usi")
 	p.expect("option name Bayes type combo default off var off var bf var ucb var qss", time.Second)
 	position := "position startpos moves 7g7f 3c3d 2g2f 8c8d"
 	p.send("setoption name Bayes value ucb", "setoption name BayesSimnum value 2", "setoption name BayesPVth value 1",

@@ -79,8 +79,8 @@ func benchSearch(b *testing.B, sfen string, mode Mode, eager, usi bool, cheap in
 	s.Mode = mode
 	s.eagerCosts = eager
 	if usi {
-		s.Coster, s.Eval = NewModelCoster(nil), EvalLearned
-		s.ModelMinBudget, s.CheapCoster = cheap, NewTableCoster(tables.Costs())
+		s.Coster, s.Eval = newModelCoster(nil), evalLearned
+		s.ModelMinBudget, s.CheapCoster = cheap, newTableCoster(tables.Costs())
 	}
 	if !mate {
 		s.RootMateNodes, s.NodeMateNodes = 0, 0
@@ -129,7 +129,7 @@ func benchSearchThreads(b *testing.B, coster string, threads int, sfen string) {
 	}
 	s := newTestSearcher()
 	if coster == "model" {
-		s.Coster = NewModelCoster(nil)
+		s.Coster = newModelCoster(nil)
 	}
 	s.Threads = threads
 	var nodes, main uint64

@@ -38,7 +38,7 @@ func (s *Searcher) moveCosts(budget int, prev kifu.Move, moves []kifu.Move, cost
 	s.pricedNodes++
 	s.Coster.Costs(s.pos, prev, moves, costs)
 	for i := range costs {
-		costs[i] = min(max(costs[i], 0), MaxCost)
+		costs[i] = min(max(costs[i], 0), maxCost)
 	}
 	if e != nil {
 		e.key, e.n, e.check = ck, uint16(len(moves)), h

@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize/cra"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 // Positions of real games (see categorize/cra's cra_test.go for where they
@@ -22,11 +24,11 @@ const (
 func TestParseCRAMode(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want CRAMode
+		want craMode
 		ok   bool
-	}{{"off", CRAOff, true}, {"order", CRAOrder, true}, {"filter", CRAFilter, true}, {"Filter", CRAOff, false}, {"", CRAOff, false}} {
+	}{{"off", craOff, true}, {"order", craOrder, true}, {"filter", craFilter, true}, {"Filter", craOff, false}, {"", craOff, false}} {
 		t.Run(tc.in, func(t *testing.T) {
-			got, ok := ParseCRAMode(tc.in)
+			got, ok := parseCRAMode(tc.in)
 			if got != tc.want || ok != tc.ok {
 				t.Errorf("ParseCRAMode(%q) = %v, %v", tc.in, got, ok)
 			}
@@ -44,7 +46,7 @@ func TestCRANodesFilter(t *testing.T) {
 	pos := kifutest.MustSFEN(t, craMiddleSFEN)
 	s := NewSearcher(1, nil)
 	s.pos = pos
-	an := cra.NewTableOrderer().Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
+	an := cra.NewOrderer(tables.Costs()).Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
 	relevant, irrelevant := 0, kifu.MoveNone
 	for _, e := range an {
 		if e.Rel.Relevant() {
@@ -58,15 +60,15 @@ func TestCRANodesFilter(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		mode CRAMode
+		mode craMode
 		ply  int
 		tt   kifu.Move
 		want int
 	}{
-		{"order keeps all", CRAOrder, 3, kifu.MoveNone, len(an)},
-		{"filter at the root keeps all", CRAFilter, 0, kifu.MoveNone, len(an)},
-		{"filter below the root", CRAFilter, 2, kifu.MoveNone, relevant},
-		{"filter keeps the table move", CRAFilter, 2, irrelevant, relevant + 1},
+		{"order keeps all", craOrder, 3, kifu.MoveNone, len(an)},
+		{"filter at the root keeps all", craFilter, 0, kifu.MoveNone, len(an)},
+		{"filter below the root", craFilter, 2, kifu.MoveNone, relevant},
+		{"filter keeps the table move", craFilter, 2, irrelevant, relevant + 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s.CRA = tc.mode
@@ -86,7 +88,7 @@ func TestCRANodesFilter(t *testing.T) {
 				// The first move is of the best tier present.
 				best := 99
 				for _, e := range an {
-					if tc.mode == CRAOrder || e.Rel.Relevant() || tc.ply == 0 {
+					if tc.mode == craOrder || e.Rel.Relevant() || tc.ply == 0 {
 						best = min(best, e.Rank.Tier())
 					}
 				}
@@ -103,13 +105,13 @@ func TestCRANodesFilter(t *testing.T) {
 // TestSearchWithCRA runs the engine's search in each CRA mode on real
 // positions: it returns a legal move, and finds the mate in one.
 func TestSearchWithCRA(t *testing.T) {
-	for _, mode := range []CRAMode{CRAOff, CRAOrder, CRAFilter} {
+	for _, mode := range []craMode{craOff, craOrder, craFilter} {
 		t.Run(mode.String(), func(t *testing.T) {
 			s := newTestSearcher()
 			s.CRA = mode
 			pos := kifutest.MustSFEN(t, craMateSFEN)
 			res := s.Search(pos, Limits{MaxBudget: 300}, nil)
-			if res.Score < MateInMaxPly {
+			if res.Score < eval.MateInMaxPly {
 				t.Errorf("score %d, want a mate (best %s)", res.Score, res.Move)
 			}
 			mid := kifutest.MustSFEN(t, craMiddleSFEN)
@@ -126,7 +128,7 @@ func TestSearchWithCRA(t *testing.T) {
 
 func TestUSICRAOption(t *testing.T) {
 	p := startLoop(t, Config{Name: "test-engine"})
-	p.send("usi")
+	p.send("setoption name DeveloperOptions value true", "usi")
 	if got := p.expect("option name CRA", time.Second); got != "option name CRA type combo default off var off var order var filter" {
 		t.Errorf("got %q", got)
 	}
@@ -144,5 +146,46 @@ func TestUSICRAOption(t *testing.T) {
 	p.send("quit")
 	if err := p.wait(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCRAPricedByCoster: CRA orders a node's moves by the costs the
+// searcher priced them with, not by the compiled table: with costs that
+// reverse the table's within the best rank, the first move is the one the
+// table prices highest.
+func TestCRAPricedByCoster(t *testing.T) {
+	pos := kifutest.MustSFEN(t, craMiddleSFEN)
+	s := NewSearcher(1, nil)
+	s.pos = pos
+	s.CRA = craOrder
+	f := &s.stack[3]
+	moves := pos.GenerateMoves(kifu.Legal, f.moves[:0])
+	an := cra.NewOrderer(tables.Costs()).Analyze(pos, pos.LastMove(), moves, nil)
+	best := an[0].Rank
+	for _, e := range an {
+		best = min(best, e.Rank)
+	}
+	costs := f.costs[:len(moves)]
+	var cheapest, dearest kifu.Move // by the table, among the best rank
+	var lo, hi int32 = maxCost + 1, -1
+	for i, e := range an {
+		costs[i] = maxCost - e.Cost // the table's order reversed
+		if e.Rank != best {
+			continue
+		}
+		if e.Cost < lo {
+			lo, cheapest = e.Cost, e.Move
+		}
+		if e.Cost > hi {
+			hi, dearest = e.Cost, e.Move
+		}
+	}
+	if lo == hi {
+		t.Fatalf("the best rank's moves cost alike (%d): no order to test", lo)
+	}
+	s.orderMoves(f, moves, costs, kifu.MoveNone, 3)
+	n := s.craNodes(f, moves, costs, kifu.MoveNone, 3)
+	if first, _ := pickNext(f, moves[:n], costs[:n], 0); first != dearest {
+		t.Errorf("first move %s, want %s (the table's dearest of rank %d, the coster's cheapest; the table's cheapest is %s)", first, dearest, best, cheapest)
 	}
 }

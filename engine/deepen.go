@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -10,7 +11,7 @@ import (
 // iteration by iteration (nextStep, timeman.go) until a limit, a mate or
 // a stop ends the search, search the root with an aspiration window
 // (searchRoot), and report each iteration (Info) and the outcome
-// (Result, RootStat).
+// (Result, rootStat).
 
 // Info is a progress report of the search, sent after every iteration.
 type Info struct {
@@ -21,8 +22,8 @@ type Info struct {
 	Time     time.Duration
 	Hashfull int
 	PV       []kifu.Move
-	Bound    Bound // BoundExact, or Lower/Upper for an unfinished iteration
-	MultiPV  int   // the line's rank with MultiPV > 1 (1: the best), else 0
+	ttBound  ttBound // BoundExact, or Lower/Upper for an unfinished iteration
+	MultiPV  int     // the line's rank with MultiPV > 1 (1: the best), else 0
 }
 
 // Result is the outcome of a search.
@@ -36,13 +37,13 @@ type Result struct {
 	Win    bool // the side to move can declare an entering-king win
 }
 
-// RootStat is what the last finished iteration did below one root move:
+// rootStat is what the last finished iteration did below one root move:
 // the move's cost and the budget its subtree got, the nodes searched, the
 // deepest ply at which the main search expanded a node (Depth; the
 // quiescence search goes further, SelDepth), and whether the move was
 // searched again at probability 1/2 after its preliminary search said it
 // improved the best value (ReSearched).
-type RootStat struct {
+type rootStat struct {
 	Move       kifu.Move
 	Cost       int
 	Budget     int
@@ -74,11 +75,11 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	s.current.Store(ctl)
 	defer s.current.Store(nil)
 	s.start = ctl.start
-	s.nodes, s.mateStats, s.pricedNodes = 0, MateStats{}, 0
+	s.nodes, s.mateStats, s.pricedNodes = 0, mateCounts{}, 0
 	s.aborted = false
 	if !s.helper {
 		s.Wait()         // the last search's helpers are done with the table
-		s.TT.NewSearch() // helpers share the main thread's table and generation
+		s.tt.NewSearch() // helpers share the main thread's table and generation
 	}
 	s.rootPrev = pos.LastMove()
 	s.costSalt = costerSalt(s.Coster)
@@ -88,20 +89,20 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 	for i := range s.stack {
 		s.stack[i].killer = [2]kifu.Move{}
 	}
-	res := Result{Score: -InfiniteValue}
+	res := Result{Score: -eval.InfiniteValue}
 	if s.canDeclare(pos) {
 		res.Win = true
-		res.Score = MateValue
+		res.Score = eval.MateValue
 		return s.finish(res)
 	}
 	if m, ok := s.tryWin(pos); ok { // the try rule: the king's move wins (engine/usihabits.go)
-		res.Move, res.Score, res.PV = m, MateIn(1), append(res.PV, m)
+		res.Move, res.Score, res.PV = m, eval.MateIn(1), append(res.PV, m)
 		return s.finish(res)
 	}
 	root := &s.stack[0]
 	moves := pos.GenerateMoves(kifu.Legal, root.moves[:0])
 	if len(moves) == 0 {
-		res.Score = MatedIn(0)
+		res.Score = eval.MatedIn(0)
 		return s.finish(res)
 	}
 	res.Move = moves[0]
@@ -139,11 +140,11 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 					}
 					if info != nil {
 						i := s.info(budget, res.Score, res.PV)
-						i.Bound = BoundLower // the moves not searched may be better
+						i.ttBound = boundLower // the moves not searched may be better
 						info(i)
 					}
 				}
-			case s.iterMove != kifu.MoveNone && s.iterValue > -MateInMaxPly:
+			case s.iterMove != kifu.MoveNone && s.iterValue > -eval.MateInMaxPly:
 				// The first iteration was cut short: its best move so far
 				// (a mate against it says nothing of the moves not searched).
 				res.Move, res.Score = s.iterMove, s.iterValue
@@ -165,7 +166,7 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 		if info != nil {
 			s.reportIteration(budget, v, res.PV, info) // with MultiPV lines (multipv.go)
 		}
-		if v >= MateInMaxPly || v <= -MateInMaxPly {
+		if v >= eval.MateInMaxPly || v <= -eval.MateInMaxPly {
 			break // a mate was proven; deeper iterations cannot change it
 		}
 		if s.pastSoft() {
@@ -195,10 +196,10 @@ func (s *Searcher) SearchWith(pos *kifu.Position, ctl *Control, info func(Info))
 func (s *Searcher) searchRoot(budget int, last Result) Value {
 	delta := Value(s.Aspiration)
 	if delta <= 0 || s.Mode != ModeRealization || s.MultiPV > 1 || last.Budget <= 0 || s.noise.sigma != 0 ||
-		last.Score >= MateInMaxPly || last.Score <= -MateInMaxPly {
-		return s.search(0, budget, -InfiniteValue, InfiniteValue, true)
+		last.Score >= eval.MateInMaxPly || last.Score <= -eval.MateInMaxPly {
+		return s.search(0, budget, -eval.InfiniteValue, eval.InfiniteValue, true)
 	}
-	alpha, beta := max(last.Score-delta, -InfiniteValue), min(last.Score+delta, InfiniteValue)
+	alpha, beta := max(last.Score-delta, -eval.InfiniteValue), min(last.Score+delta, eval.InfiniteValue)
 	for {
 		v := s.search(0, budget, alpha, beta, true)
 		if s.aborted || v > alpha && v < beta {
@@ -207,14 +208,14 @@ func (s *Searcher) searchRoot(budget int, last Result) Value {
 		s.aspFails++
 		delta *= 4
 		if v <= alpha {
-			alpha = max(v-delta, -InfiniteValue)
-			if v <= -MateInMaxPly {
-				alpha = -InfiniteValue
+			alpha = max(v-delta, -eval.InfiniteValue)
+			if v <= -eval.MateInMaxPly {
+				alpha = -eval.InfiniteValue
 			}
 		} else {
-			beta = min(v+delta, InfiniteValue)
-			if v >= MateInMaxPly {
-				beta = InfiniteValue
+			beta = min(v+delta, eval.InfiniteValue)
+			if v >= eval.MateInMaxPly {
+				beta = eval.InfiniteValue
 			}
 			s.rootBest = s.iterMove // the move that failed high first
 		}
@@ -228,7 +229,7 @@ func (s *Searcher) searchRoot(budget int, last Result) Value {
 func (s *Searcher) fallbackMove() kifu.Move {
 	root := &s.stack[0]
 	moves := s.pos.GenerateMoves(kifu.Legal, root.moves[:0])
-	if e, ok := s.TT.Probe(s.pos.Key()); ok {
+	if e, ok := s.tt.Probe(s.pos.Key()); ok {
 		if m := s.pos.ToMove(e.move); m != kifu.MoveNone {
 			for _, x := range moves {
 				if x == m {
@@ -250,19 +251,19 @@ func (s *Searcher) fallbackMove() kifu.Move {
 	return best
 }
 
-// RootStats returns, per root move, what the last finished iteration of
-// the last search did (see RootStat), in the order the moves were searched.
-func (s *Searcher) RootStats() []RootStat { return s.rootStats }
+// lastRootStats returns, per root move, what the last finished iteration of
+// the last search did (see rootStat), in the order the moves were searched.
+func (s *Searcher) lastRootStats() []rootStat { return s.rootStats }
 
-// ReSearches returns how many moves the last search searched again at
+// reSearchCount returns how many moves the last search searched again at
 // probability 1/2 (the paper's re-search).
-func (s *Searcher) ReSearches() uint64 { return s.reSearches }
+func (s *Searcher) reSearchCount() uint64 { return s.reSearches }
 
 func (s *Searcher) step() int {
 	if s.Mode == ModeDepth {
 		return HalfCost
 	}
-	return BudgetStep
+	return budgetStep
 }
 
 func (s *Searcher) finish(r Result) Result {
@@ -277,8 +278,8 @@ func (s *Searcher) info(budget int, v Value, pv []kifu.Move) Info {
 		Score:    v,
 		Nodes:    s.nodes,
 		Time:     time.Since(s.start),
-		Hashfull: s.TT.Hashfull(),
+		Hashfull: s.tt.Hashfull(),
 		PV:       append([]kifu.Move(nil), pv...),
-		Bound:    BoundExact,
+		ttBound:  boundExact,
 	}
 }

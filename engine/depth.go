@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -338,7 +339,7 @@ func (s *Searcher) nullMoveAllowed(ply, budget int, beta Value, pvNode, inCheck 
 	switch {
 	case s.noNull || ply == 0 || pvNode || inCheck || budget < nullMinDepth*HalfCost:
 		return false
-	case beta >= MateInMaxPly || beta <= -MateInMaxPly || pos.LastMove() == kifu.MoveNull:
+	case beta >= eval.MateInMaxPly || beta <= -eval.MateInMaxPly || pos.LastMove() == kifu.MoveNull:
 		return false
 	case !hasPieces(pos, pos.SideToMove()):
 		return false
@@ -368,7 +369,7 @@ func (s *Searcher) nullMove(ply, budget int, beta Value, pvNode, inCheck bool) (
 		return 0, false
 	}
 	s.nullCuts++
-	if v >= MateInMaxPly {
+	if v >= eval.MateInMaxPly {
 		v = beta // a mate found after passing proves nothing
 	}
 	return v, true
@@ -380,4 +381,11 @@ func hasPieces(pos *kifu.Position, c kifu.Color) bool {
 	own := pos.Pieces(c).AndNot(pos.TypeBB(kifu.King)).AndNot(pos.TypeBB(kifu.Pawn))
 	h := pos.Hand(c)
 	return own.Any() || h.Total() > h.Count(kifu.Pawn)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -147,7 +148,7 @@ func TestPlausibleMoves(t *testing.T) {
 		})
 	}
 	for _, sfen := range []string{plausibleOpening, plausibleMiddle, plausibleBlock, plausibleEndgame, plausibleCheck} {
-		pos, _ := kifu.ParseSFEN(sfen)
+		pos := kifutest.MustSFEN(t, sfen)
 		for _, d := range []int{1, 3, 4, 7} {
 			if d < 4 && !pos.InCheck() {
 				continue
@@ -165,7 +166,7 @@ func TestPlausibleMoves(t *testing.T) {
 // TestPlausibleRootGeneratesAll: the root node expands every legal move
 // whatever the depth.
 func TestPlausibleRootGeneratesAll(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(plausibleMiddle)
+	pos := kifutest.MustSFEN(t, plausibleMiddle)
 	s := depthSearcher()
 	s.pos = pos
 	moves, legal := s.depthMoves(&s.stack[0], 0, HalfCost, pos.LastMove(), false)
@@ -179,13 +180,13 @@ func TestPlausibleRootGeneratesAll(t *testing.T) {
 // as the bound), and that a search at 6 plies tries null moves and
 // searches fewer nodes with them.
 func TestNullMoveAllowed(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(plausibleMiddle)
-	checked, _ := kifu.ParseSFEN(plausibleCheck)
-	bare, _ := kifu.ParseSFEN("4k4/9/ppppppppp/9/9/9/PPPPPPPPP/9/4K4 b - 1")
+	pos := kifutest.MustSFEN(t, plausibleMiddle)
+	checked := kifutest.MustSFEN(t, plausibleCheck)
+	bare := kifutest.MustSFEN(t, "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/9/4K4 b - 1")
 	afterNull := pos.Clone()
 	afterNull.DoNullMove()
 	afterNull.DoNullMove()
-	ev := Evaluate(pos)
+	ev := eval.Evaluate(pos)
 	tests := []struct {
 		name    string
 		pos     *kifu.Position
@@ -199,10 +200,10 @@ func TestNullMoveAllowed(t *testing.T) {
 		{name: "root", pos: pos, ply: 0, d: 5, beta: ev - 100},
 		{name: "pv node", pos: pos, ply: 3, d: 5, beta: ev - 100, pv: true},
 		{name: "shallow", pos: pos, ply: 3, d: 3, beta: ev - 100},
-		{name: "in check", pos: checked, ply: 3, d: 5, beta: -InfiniteValue + 1, chk: true},
-		{name: "mate bound", pos: pos, ply: 3, d: 5, beta: -MateInMaxPly},
+		{name: "in check", pos: checked, ply: 3, d: 5, beta: -eval.InfiniteValue + 1, chk: true},
+		{name: "mate bound", pos: pos, ply: 3, d: 5, beta: -eval.MateInMaxPly},
 		{name: "after a null move", pos: afterNull, ply: 3, d: 5, beta: ev - 100},
-		{name: "king and pawns only", pos: bare, ply: 3, d: 5, beta: Evaluate(bare) - 100},
+		{name: "king and pawns only", pos: bare, ply: 3, d: 5, beta: eval.Evaluate(bare) - 100},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -238,11 +239,11 @@ func TestNullMoveAllowed(t *testing.T) {
 // one that gives it away is not; the only evasion is extended; and past
 // ply 2·(root depth) nothing is.
 func TestDepthExtensions(t *testing.T) {
-	chain, _ := kifu.ParseSFEN(recaptureChainSFEN)
+	chain := kifutest.MustSFEN(t, recaptureChainSFEN)
 	m, _ := chain.ParseUSIMove("7d7c+")
 	chain.DoMove(m)
-	endgame, _ := kifu.ParseSFEN(plausibleEndgame)
-	single, _ := kifu.ParseSFEN("4r4/9/9/9/9/9/6s2/3g1g3/4K4 b - 1")
+	endgame := kifutest.MustSFEN(t, plausibleEndgame)
+	single := kifutest.MustSFEN(t, "4r4/9/9/9/9/9/6s2/3g1g3/4K4 b - 1")
 	tests := []struct {
 		name  string
 		pos   *kifu.Position
@@ -291,10 +292,10 @@ func TestDepthExtensions(t *testing.T) {
 // the recapture chain on 7c) the main search goes deeper than below any
 // quiet root move, and deeper than it does without extensions.
 func TestDepthRecaptureLineExtended(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(recaptureChainSFEN)
+	pos := kifutest.MustSFEN(t, recaptureChainSFEN)
 	depthBelow := func(s *Searcher) (capture, quiet int) {
 		s.Search(pos.Clone(), Limits{MaxBudget: 3 * HalfCost}, nil)
-		for _, st := range s.RootStats() {
+		for _, st := range s.lastRootStats() {
 			switch {
 			case st.Move.USI() == "7d7c+":
 				capture = st.Depth
@@ -349,8 +350,8 @@ func TestDepthTactics(t *testing.T) {
 				t.Errorf("best move %s, want one of %v", res.Move, tc.best)
 			}
 			if tc.mate > 0 {
-				if res.Score != MateIn(tc.mate) {
-					t.Errorf("score %d, want mate in %d (%d)", res.Score, tc.mate, MateIn(tc.mate))
+				if res.Score != eval.MateIn(tc.mate) {
+					t.Errorf("score %d, want mate in %d (%d)", res.Score, tc.mate, eval.MateIn(tc.mate))
 				}
 				// The PV must end in a mate.
 				p := pos.Clone()
@@ -363,7 +364,7 @@ func TestDepthTactics(t *testing.T) {
 				if len(res.PV) != tc.mate || !p.IsMate() {
 					t.Errorf("PV %v does not end in a mate after %d plies", res.PV, tc.mate)
 				}
-			} else if ev := Evaluate(pos); res.Score < ev+400 {
+			} else if ev := eval.Evaluate(pos); res.Score < ev+400 {
 				t.Errorf("score %d, static evaluation %d: want a piece more (400 or more)", res.Score, ev)
 			}
 		})
@@ -376,7 +377,7 @@ func TestDepthTactics(t *testing.T) {
 // lose material, captures and promotions that lose material, and last
 // quiet moves that lose material.
 func TestOrderDepth(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(plausibleEndgame)
+	pos := kifutest.MustSFEN(t, plausibleEndgame)
 	s := depthSearcher()
 	s.pos = pos
 	s.iterBudget = 8 * HalfCost
@@ -450,7 +451,7 @@ func TestDepthFullWidth(t *testing.T) {
 				s.pos = pos
 				s.iterBudget = 8 * HalfCost
 				moves, legal := s.depthMoves(&s.stack[1], 1, d*HalfCost, pos.LastMove(), false)
-				standPat, _, _ := s.depthNode(1, d*HalfCost, InfiniteValue, false, false)
+				standPat, _, _ := s.depthNode(1, d*HalfCost, eval.InfiniteValue, false, false)
 				switch {
 				case full && (len(moves) != legal || standPat != noValue):
 					t.Errorf("%s, %d plies, full width: %d of %d moves, stand pat %d", bp.name, d, len(moves), legal, standPat)

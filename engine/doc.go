@@ -14,8 +14,10 @@
 // probability below 1/2 that beats the best value at its own cost is
 // searched again at probability 1/2. Transposition table (TT), killers,
 // history, internal iterative deepening and mate-distance pruning are the
-// usual ones. The move model prices every move of a node at once; the
-// table keeps the cost of its move and a cache the costs of the last
+// usual ones. The search asks each node's move picker (engine/movepick.go)
+// for its next move: generation, pricing and ordering (CRA's too) are the
+// picker's, stage by stage. The move model prices every move of a node at
+// once; the table keeps the cost of its move and a cache the costs of the last
 // positions priced (engine/movepick.go), each under a tag of what the
 // model's prices depend on besides the position: a node whose table move
 // cuts off prices nothing, and the next iteration does not price again.
@@ -27,18 +29,18 @@
 //
 // Below the leaves a quiescence search tries recaptures, captures that do
 // not lose material (SEE), promotions and escapes, standing pat on the
-// static evaluation (Searcher.Eval: EvaluateLearned, the USI default,
-// weights fitted on the results and the moves of real games over
-// engine/evalfeat's features, or Evaluate, the hand-set material, king
-// safety and piece placement). The df-pn mate search of package engine/mate
+// static evaluation (Searcher.Eval, package engine/eval: EvaluateLearned,
+// the USI default, weights fitted on the results and the moves of real
+// games over engine/evalfeat's features, or Evaluate, the hand-set
+// material, king safety and piece placement). The df-pn mate search of package engine/mate
 // runs before each search at the root (a proven mate is played at once)
 // and at interior nodes (mates, and mate threats that extend the node).
-// Candidate Relevance Analysis (package categorize/cra; CRAMode) can
-// order or filter the moves.
+// Candidate Relevance Analysis (package categorize/cra; the developer
+// option CRA) can order or filter the moves.
 //
 // # Time and control
 //
-// PlanTime turns a USI clock (main time, byoyomi, increment, movetime)
+// The USI loop turns a clock (main time, byoyomi, increment, movetime)
 // into a soft limit (no new iteration) and a hard one (stop at once); at
 // byoyomi both are the byoyomi less MoveOverhead, and the iteration the
 // hard limit cuts still gives its best move so far (reported with a
@@ -49,44 +51,65 @@
 // NewControl; the mate searches and "go perft" stop through the same
 // Control. Searcher.Search is the same with a control of its own.
 //
+// # Embedding
+//
+// A program that searches positions itself takes the engine a GUI plays
+// from its Config, with the estimator of its choice:
+//
+//	s, err := engine.DefaultConfig().NewSearcher(64, "Probability=model") // any USI option
+
+//	res := s.Search(pos, engine.Limits{Nodes: 20000}, nil)    // res.Move, res.Score, res.PV
+//	s.NewGame()                                                // forget the table between games
+//
+// The experiments and the tuning knobs are developer options of the USI
+// loop, not API: set them with setoption, or as NewSearcher's settings.
+//
 // # USI
 //
 // RunUSI is the protocol loop (Config names the engine and its costers):
 // usi, isready, setoption, usinewgame, position, go (btime, wtime,
 // byoyomi, binc, winc, movetime, depth, nodes, infinite, ponder, mate),
 // stop, ponderhit, gameover, quit, and the extensions "go perft N", "d"
-// and "eval". Its options:
+// and "eval". "usi" lists the options a GUI shows its user, under
+// YaneuraOu's names where YaneuraOu has the same option:
 //
-//	USI_Hash       transposition table, MB (64)
-//	USI_Ponder     send a ponder move with bestmove (false)
+//	USI_Hash         transposition table, MB (64)
+//	USI_Ponder       send a ponder move with bestmove (false)
+//	Threads          search threads, lazy SMP sharing the table (1)
+//	MultiPV          principal variations reported (1)
+//	MoveOverhead     milliseconds kept in reserve per move (30; YaneuraOu's NetworkDelay)
+//	ResignValue      resign this many centipawns below zero (99999: only when mated)
+//	DrawValue        score of a repetition draw for the engine, centipawns (0; YaneuraOu's Contempt, negated)
+//	EnteringKingRule CSARule27 (default) | CSARule27H | CSARule24 | CSARule24H | TryRule | NoEnteringKing
+//	DeveloperOptions list the developer options too at the next usi (false)
+//
+// The developer options are the search's settings and experiments, at
+// today's values by default. setoption accepts them whether listed or
+// not (a match runner or a script sets them as before); "usi" lists them,
+// with their ranges, after "setoption name DeveloperOptions value true":
+//
 //	SearchMode     realization | depth
 //	Probability    model (the learned move model, the default) | category (n_p/n_c) | per-move (n_p/m_c)
 //	ThresholdMax   deepest iteration: probability 2^-N, N plies in depth mode (40)
+//	Eval           learned (the default) | hand: the static evaluation
 //	MateHash       mate search table, MB (16)
 //	RootMateNodes  nodes of the root's mate search, 0 for none (100000)
 //	NodeMateNodes  nodes of each interior df-pn mate search (6 plies left), 0 for none (64)
 //	NodeMatePlies  quick interior mate test: 1 or 3 plies, 0 for none (3)
 //	DepthFullWidth depth mode without the plausible-move generator (false)
 //	CRA            off | order | filter
-//	MoveOverhead   milliseconds kept in reserve per move (30)
-//	Threads        search threads, lazy SMP sharing the table (1)
-//	Eval           learned (the default) | hand: the static evaluation
-//	MultiPV        principal variations reported (1)
-//	ResignValue    resign this many centipawns below zero (99999: only when mated)
-//	DrawValue      score of a repetition draw for the engine, centipawns (0)
-//	EnteringKingRule CSARule27 (default) | CSARule27H | CSARule24 | CSARule24H | TryRule | NoEnteringKing
 //	Aspiration     root aspiration window of the realization mode, ±cp around the last iteration's score, 0 for none (50)
 //	ModelMinBudget with Probability=model, nodes of a smaller budget are priced lazily by the category table, 0 for none (100)
 //
-// The options of the experiments are off, or at today's value, by default:
-// the quiescence search's QEscapePlies, QLosingPlies and QCheckPlies
-// (quiet checks on its first plies), NullMove (null-move pruning in the
-// realization mode), ReverseFutility and Futility (frontier pruning in the
-// realization mode, engine/prune.go), QSearchTT (the transposition table
-// in quiescence, engine/qsearch.go), NodeLimitStep (a half threshold
-// step under go nodes, engine/timeman.go), the threat stacks (ThreatStacks and its Threat*
-// rules, engine/threat) and the Bayesian randomized search (Bayes and its
-// Bayes* settings, engine/bayes). "usi" lists every option with its range.
+// and the experiments' switches: the quiescence search's QEscapePlies,
+// QLosingPlies and QCheckPlies (quiet checks on its first plies), NullMove
+// (null-move pruning in the realization mode), ReverseFutility and
+// Futility (frontier pruning in the realization mode, engine/prune.go),
+// QSearchTT (the transposition table in quiescence, engine/qsearch.go),
+// NodeLimitStep (a half threshold step under go nodes, engine/timeman.go),
+// the threat stacks (ThreatStacks and its Threat* rules, engine/threat)
+// and the Bayesian randomized search (Bayes and its Bayes* settings,
+// engine/bayes).
 //
 // The hash tables are made at isready, within the memory the machine has.
 //

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -59,11 +60,11 @@ func TestEnteringKingInSearch(t *testing.T) {
 		win  bool // the search's score is a win (else: not a win)
 	}{
 		// Black's king two steps from 5a: the try after any reply.
-		{"try in two", RuleTry, "9/9/4K4/9/9/9/9/9/k8 b - 1", true},
-		{"try in two, CSA rule", RuleCSA27, "9/9/4K4/9/9/9/9/9/k8 b - 1", false},
+		{"try in two", kifu.RuleTry, "9/9/4K4/9/9/9/9/9/k8 b - 1", true},
+		{"try in two, CSA rule", kifu.RuleCSA27, "9/9/4K4/9/9/9/9/9/k8 b - 1", false},
 		// 25 points and 9 pieces in the camp: the horse back into the camp
 		// gives 30 points and 10 pieces, and the declaration after the reply.
-		{"declaration in two", RuleCSA27, "+L+NSGKGS+N+L/+R1P6/9/1+B7/9/9/9/6gsg/6s1k b 11P 1", true},
+		{"declaration in two", kifu.RuleCSA27, "+L+NSGKGS+N+L/+R1P6/9/1+B7/9/9/9/6gsg/6s1k b 11P 1", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,7 +76,7 @@ func TestEnteringKingInSearch(t *testing.T) {
 			s.EnteringKing = tt.rule
 			s.RootMateNodes = 0
 			res := s.Search(pos, Limits{MaxBudget: 6 * HalfCost}, nil)
-			if win := res.Score >= MateIn(MaxPly); win != tt.win {
+			if win := res.Score >= eval.MateIn(eval.MaxPly); win != tt.win {
 				t.Errorf("score %d (move %s), want a win: %v", res.Score, res.Move, tt.win)
 			}
 		})
@@ -96,7 +97,7 @@ func TestRuleEndAfterTry(t *testing.T) {
 		rule kifu.EnteringKingRule
 		v    Value
 		ok   bool
-	}{{RuleTry, MatedIn(3), true}, {RuleCSA27, 0, false}, {RuleNoEnteringKing, 0, false}} {
+	}{{kifu.RuleTry, eval.MatedIn(3), true}, {kifu.RuleCSA27, 0, false}, {kifu.RuleNoEnteringKing, 0, false}} {
 		s.EnteringKing = tt.rule
 		if v, ok := s.ruleEnd(3); v != tt.v || ok != tt.ok {
 			t.Errorf("%v: ruleEnd = %d, %v; want %d, %v", tt.rule, v, ok, tt.v, tt.ok)

@@ -19,7 +19,7 @@ func (c constCoster) Costs(_ *kifu.Position, _ kifu.Move, _ []kifu.Move, costs [
 // TestLeafAtThreshold: the paper's cut-off test stops a line only when
 // its realization probability is below the threshold (Figure 2), so in
 // the realization mode a root move whose cost is exactly the root budget
-// leaves its child at budget 0, which is expanded (RootStat.Depth >= 1),
+// leaves its child at budget 0, which is expanded (rootStat.Depth >= 1),
 // while a move that costs one more is a leaf unless it is searched again
 // at probability 1/2 (a check is expanded at any budget: its child is in
 // check). In depth mode a child with no ply left is a leaf.
@@ -40,7 +40,7 @@ func TestLeafAtThreshold(t *testing.T) {
 			s.Mode = tc.mode
 			s.RootMateNodes, s.NodeMateNodes, s.NodeMatePlies = 0, 0, 0
 			s.Search(pos, Limits{MaxBudget: HalfCost}, nil)
-			stats := s.RootStats()
+			stats := s.lastRootStats()
 			if len(stats) == 0 {
 				t.Fatal("no root move searched")
 			}

@@ -3,18 +3,19 @@ package engine
 import (
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/mate"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
 // Defaults of the mate searches the main search runs (see mateHooks).
 const (
-	DefaultMateHashMB    = 16
-	DefaultRootMateNodes = 100_000
-	DefaultNodeMateNodes = 64
-	// DefaultNodeMatePlies is the length of the quick mate test at
+	defaultMateHashMB    = 16
+	defaultRootMateNodes = 100_000
+	defaultNodeMateNodes = 64
+	// defaultNodeMatePlies is the length of the quick mate test at
 	// interior nodes (mate.Quick): 1 or 3 plies (0: none).
-	DefaultNodeMatePlies = 3
+	defaultNodeMatePlies = 3
 	// mateBudget is the least budget of an interior node at which the
 	// main search asks whether the side to move mates or is threatened
 	// with mate (mate.Quick): two plies of probability 1/2. The search
@@ -72,18 +73,18 @@ type mateHooks struct {
 	// (defaultThreeBudget; experiments change it).
 	threeBudget int
 
-	mateStats MateStats
+	mateStats mateCounts
 	noThreat  bool // no threat extension (experiments)
 	// threatExt[ply]: a node on the path to ply was extended for a threat.
-	threatExt [MaxPly + 2]bool
+	threatExt [eval.MaxPly + 2]bool
 	// rootStop stops the root's mate search (see rootMateStop).
 	rootStop rootMateStop
 }
 
 func newMateHooks() mateHooks {
-	return mateHooks{Mate: mate.NewSolver(DefaultMateHashMB),
-		RootMateNodes: DefaultRootMateNodes, NodeMateNodes: DefaultNodeMateNodes,
-		NodeMatePlies: DefaultNodeMatePlies, dfpnBudget: defaultDfpnBudget,
+	return mateHooks{Mate: mate.NewSolver(defaultMateHashMB),
+		RootMateNodes: defaultRootMateNodes, NodeMateNodes: defaultNodeMateNodes,
+		NodeMatePlies: defaultNodeMatePlies, dfpnBudget: defaultDfpnBudget,
 		threeBudget: defaultThreeBudget}
 }
 
@@ -107,8 +108,8 @@ func (r *rootMateStop) Stopped() bool {
 	return soft != 0 && now >= r.start+(soft-r.start)/4 || hard != 0 && now >= hard
 }
 
-// MateStats counts what the mate searches of a search did.
-type MateStats struct {
+// mateCounts counts what the mate searches of a search did.
+type mateCounts struct {
 	// Nodes of the mate searches: not counted in Result.Nodes or
 	// Limits.Nodes.
 	Nodes uint64
@@ -118,8 +119,8 @@ type MateStats struct {
 	Interior, Mates, Threats uint64
 }
 
-// MateStats returns what the mate searches of the last search did.
-func (s *Searcher) MateStats() MateStats { return s.mateStats }
+// mateCounts returns what the mate searches of the last search did.
+func (s *Searcher) mateCounts() mateCounts { return s.mateStats }
 
 // rootMate runs the mate search at the root, for at most RootMateNodes
 // nodes and a quarter of the soft time limit (none in an infinite or
@@ -137,7 +138,7 @@ func (s *Searcher) rootMate(res *Result, info func(Info)) bool {
 		return false
 	}
 	res.Move = r.PV[0]
-	res.Score = MateIn(len(r.PV))
+	res.Score = eval.MateIn(len(r.PV))
 	res.PV = append(res.PV[:0], r.PV...)
 	if len(r.PV) > 1 {
 		res.Ponder = r.PV[1]
@@ -148,9 +149,9 @@ func (s *Searcher) rootMate(res *Result, info func(Info)) bool {
 			Score:    res.Score,
 			Nodes:    s.nodes + s.mateStats.Nodes,
 			Time:     time.Since(s.start),
-			Hashfull: s.TT.Hashfull(),
+			Hashfull: s.tt.Hashfull(),
 			PV:       append([]kifu.Move(nil), r.PV...),
-			Bound:    BoundExact,
+			ttBound:  boundExact,
 		})
 	}
 	return true
@@ -178,12 +179,12 @@ func (s *Searcher) interiorMate(ply int, budget *int, inCheck bool, key uint64) 
 	if plies >= 3 && *budget < s.threeBudget {
 		plies = 1
 	}
-	if m, n := s.mateOf(plies, dfpn); m != kifu.MoveNone && ply+n < MaxPly {
+	if m, n := s.mateOf(plies, dfpn); m != kifu.MoveNone && ply+n < eval.MaxPly {
 		s.mateStats.Mates++
-		v := MateIn(ply + n)
+		v := eval.MateIn(ply + n)
 		f := &s.stack[ply]
 		f.pv[0], f.pvLen = m, 1
-		s.TT.Store(key, m.Move16(), valueToTT(v, ply), 0, *budget, BoundExact)
+		s.tt.Store(key, m.Move16(), valueToTT(v, ply), 0, *budget, boundExact)
 		return v, true
 	}
 	if !ext && !s.noThreat {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/mate"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
@@ -170,7 +171,7 @@ func playGame(tb testing.TB, a, b *Searcher, start *kifu.Position, aColor kifu.C
 			return sign, "declaration", plies
 		case res.Move == kifu.MoveNone:
 			return -sign, "mate", plies
-		case resign && res.Score <= -MateInMaxPly:
+		case resign && res.Score <= -eval.MateInMaxPly:
 			return -sign, "resign", plies
 		}
 		if ok, why := pos.IsLegal(res.Move); !ok {
@@ -208,7 +209,7 @@ func BenchmarkMateMatch(b *testing.B) {
 	openings := selfplayOpenings(b, b.N)
 	var wins, losses, draws int
 	lim := func(pos *kifu.Position) Limits {
-		soft, hard := PlanTime(Clock{Byoyomi: *mateMatchByoyomi}, pos.SideToMove(), pos.MoveNumber(), defaultOverhead)
+		soft, hard := planTime(usiClock{Byoyomi: *mateMatchByoyomi}, pos.SideToMove(), pos.MoveNumber(), defaultOverhead)
 		return Limits{Soft: soft, Hard: hard}
 	}
 	b.ResetTimer()
@@ -233,7 +234,7 @@ func BenchmarkMateMatch(b *testing.B) {
 
 // threatPositions are positions of real games where the opponent of the
 // side to move threatens mate (詰めろ: the mate search finds it within
-// DefaultNodeMateNodes nodes after a null move), few moves parry it, and
+// defaultNodeMateNodes nodes after a null move), few moves parry it, and
 // the side to move has no mate itself.
 var threatPositions = []string{
 	"l3+Rs1nl/4S1k2/2n4pp/1pp1p1g2/p2b1np1P/2P4P1/PPSP+bp1R1/2G6/LN1K1G2L w GSP3p 74",
@@ -265,7 +266,7 @@ func TestSearchUsesMateSearch(t *testing.T) {
 		pos := kifutest.MustSFEN(t, mateIn13SFEN)
 		var infos []Info
 		res := newTestSearcher().Search(pos, lim, func(i Info) { infos = append(infos, i) })
-		if res.Score != MateIn(len(res.PV)) || len(infos) == 0 || infos[len(infos)-1].Score != res.Score {
+		if res.Score != eval.MateIn(len(res.PV)) || len(infos) == 0 || infos[len(infos)-1].Score != res.Score {
 			t.Fatalf("score %d, PV %s, infos %v: want the mate's score", res.Score, usiLine(res.PV), infos)
 		}
 		checkMateLine(t, pos, res.PV)
@@ -278,13 +279,13 @@ func TestSearchUsesMateSearch(t *testing.T) {
 			return ms.Solve(pos, mate.Limits{Nodes: 20000, NoPV: true}).Status == mate.NoMate
 		}
 		on, off := 0, 0
-		var stats MateStats
+		var stats mateCounts
 		for _, sf := range threatPositions {
 			pos := kifutest.MustSFEN(t, sf)
 			s := newTestSearcher()
 			s.dfpnBudget = 4 * HalfCost
 			m := s.Search(pos, lim, nil).Move
-			st := s.MateStats()
+			st := s.mateCounts()
 			stats.Interior += st.Interior
 			stats.Mates += st.Mates
 			stats.Threats += st.Threats
@@ -345,7 +346,7 @@ func TestMateSearchesStopThroughControl(t *testing.T) {
 		if ok, why := pos.IsLegal(res.Move); !ok {
 			t.Fatalf("move %s: %v", res.Move.USI(), why)
 		}
-		if n := s.MateStats().Nodes; n == 0 || n > 65 {
+		if n := s.mateCounts().Nodes; n == 0 || n > 65 {
 			t.Errorf("the root's mate search took %d nodes, want one poll's", n)
 		}
 	})
@@ -365,8 +366,8 @@ var mateConfigs = []struct {
 	{"off", 0, 0, defaultDfpnBudget, mateBudget},
 	{"quick1", 1, 0, defaultDfpnBudget, mateBudget},
 	{"quick3", 3, 0, defaultDfpnBudget, mateBudget},
-	{"defaults", DefaultNodeMatePlies, DefaultNodeMateNodes, defaultDfpnBudget, defaultThreeBudget},
-	{"dfpn2", 0, DefaultNodeMateNodes, mateBudget, mateBudget},
+	{"defaults", defaultNodeMatePlies, defaultNodeMateNodes, defaultDfpnBudget, defaultThreeBudget},
+	{"dfpn2", 0, defaultNodeMateNodes, mateBudget, mateBudget},
 }
 
 // BenchmarkInteriorMate searches the benchPositions from an empty table
@@ -392,7 +393,7 @@ func BenchmarkInteriorMate(b *testing.B) {
 						s.NewGame()
 						s.Search(pos, Limits{MaxBudget: benchBudgets[mode]}, nil)
 						nodes += s.nodes
-						mateNodes += s.MateStats().Nodes
+						mateNodes += s.mateCounts().Nodes
 					}
 				}
 				if cpu1, ok := processCPU(); ok && cpuOK && cpu1 > cpu0 {

@@ -9,18 +9,18 @@ import (
 	"github.com/rpshogi/rpshogi/tables"
 )
 
-// ModelCoster prices moves with the learned move model (tables'
+// modelCoster prices moves with the learned move model (tables'
 // ModelWeights and ModelBook over categorize/movemodel's features): a
 // move's probability p is its softmax probability among the legal moves
 // given, and its cost -100·log2 max(p, MinProb), at least MinCost; the
-// i-th most probable move costs at most Caps[i] (0: no cap); MaxCost
+// i-th most probable move costs at most Caps[i] (0: no cap); maxCost
 // bounds every cost. (The search makes a forced move free.)
 //
 // A softmax concentrates probability far more than the category table
 // (a few moves per position cost under 300), so these shaping parameters
-// are tuned in matches (docs/probabilities.md); NewModelCoster sets the
+// are tuned in matches (docs/probabilities.md); newModelCoster sets the
 // tuned values.
-type ModelCoster struct {
+type modelCoster struct {
 	// MinProb is the floor on a move's probability (its largest cost).
 	MinProb float64
 	// MinCost is the smallest cost of a move.
@@ -36,7 +36,7 @@ type ModelCoster struct {
 	p    [kifu.MaxMoves]float64
 }
 
-// Default shaping of NewModelCoster, chosen in node-limited matches
+// Default shaping of newModelCoster, chosen in node-limited matches
 // against the category table (docs/probabilities.md): a floor of 2^-10 on
 // p (cost at most 1000), a minimum cost of 20, and the three most
 // probable moves cost at most 100, 200 and 250.
@@ -50,12 +50,12 @@ var defaultModelCaps = [3]int32{100, 200, 250}
 // modelCosters counts the ModelCosters made (their ids).
 var modelCosters atomic.Uint64
 
-// NewModelCoster returns a coster with the compiled model and its book (w
+// newModelCoster returns a coster with the compiled model and its book (w
 // nil) or the weights w and no book, and the default shaping (floor 2^-10,
 // minimum cost 20, caps 100, 200 and 250 for the three most probable
 // moves).
-func NewModelCoster(w []float32) *ModelCoster {
-	c := &ModelCoster{MinProb: defaultModelMinProb, MinCost: defaultModelMinCost, Caps: defaultModelCaps,
+func newModelCoster(w []float32) *modelCoster {
+	c := &modelCoster{MinProb: defaultModelMinProb, MinCost: defaultModelMinCost, Caps: defaultModelCaps,
 		id: modelCosters.Add(1)}
 	if w == nil {
 		w = tables.ModelWeights()
@@ -71,8 +71,8 @@ func NewModelCoster(w []float32) *ModelCoster {
 // same weights, book and shaping, and the same identity (costerSalt), so
 // that the costs one thread keeps in the shared transposition table are
 // the other's too. Only the extractor's scratch state is its own.
-func (c *ModelCoster) clone() *ModelCoster {
-	d := &ModelCoster{MinProb: c.MinProb, MinCost: c.MinCost, Caps: c.Caps, w: c.w, id: c.id, book: c.book}
+func (c *modelCoster) clone() *modelCoster {
+	d := &modelCoster{MinProb: c.MinProb, MinCost: c.MinCost, Caps: c.Caps, w: c.w, id: c.id, book: c.book}
 	if c.book.Keys != nil {
 		d.x.SetBook(&d.book)
 	}
@@ -80,12 +80,12 @@ func (c *ModelCoster) clone() *ModelCoster {
 }
 
 // Costs implements Coster.
-func (c *ModelCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) {
+func (c *modelCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) {
 	c.x.Reset(pos, prev)
 	ps := c.x.Probabilities(moves, c.w, c.p[:])
 	for i, p := range ps {
 		cost := int32(math.Round(-100 * math.Log2(max(p, c.MinProb))))
-		costs[i] = min(max(cost, c.MinCost), MaxCost)
+		costs[i] = min(max(cost, c.MinCost), maxCost)
 	}
 	// Caps: the k-th most probable move (ties by move order) is found by
 	// selection among the moves not yet capped.

@@ -11,7 +11,7 @@ import (
 )
 
 // TestModelCoster checks the model's costs in a few positions: within
-// [MinCost, MaxCost], the floor respected, and the costs those of a
+// [MinCost, maxCost], the floor respected, and the costs those of a
 // probability distribution (Σ 2^(-cost/100) ≈ 1 up to rounding and the
 // floor).
 func TestModelCoster(t *testing.T) {
@@ -24,7 +24,7 @@ func TestModelCoster(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := NewModelCoster(nil)
+		c := newModelCoster(nil)
 		c.MinCost, c.Caps = 5, [3]int32{} // no caps: the costs of a distribution
 		moves := pos.LegalMoves()
 		costs := make([]int32, len(moves))
@@ -51,7 +51,7 @@ func TestModelCosterShaping(t *testing.T) {
 		t.Fatal(err)
 	}
 	moves := pos.LegalMoves()
-	plain := NewModelCoster(nil)
+	plain := newModelCoster(nil)
 	plain.MinProb, plain.MinCost, plain.Caps = 1.0/4096, 0, [3]int32{}
 	base := make([]int32, len(moves))
 	plain.Costs(pos, kifu.MoveNone, moves, base)
@@ -72,7 +72,7 @@ func TestModelCosterShaping(t *testing.T) {
 		{"min-cost", 80, [3]int32{}},
 		{"both", 30, [3]int32{20, 50, 60}},
 	} {
-		c := NewModelCoster(nil)
+		c := newModelCoster(nil)
 		c.MinProb, c.MinCost, c.Caps = 1.0/1024, tc.minCost, tc.caps
 		costs := make([]int32, len(moves))
 		c.Costs(pos, kifu.MoveNone, moves, costs)
@@ -171,7 +171,7 @@ func TestUSIModelMinBudget(t *testing.T) {
 	}{{"", true}, {"20", true}, {"0", false}} {
 		t.Run("ModelMinBudget="+tc.set, func(t *testing.T) {
 			cfg := DefaultConfig()
-			cheap := &pricingCounter{TableCoster: cfg.Coster.(*TableCoster)}
+			cheap := &pricingCounter{tableCoster: cfg.Coster.(*tableCoster)}
 			cfg.Coster = cheap
 			p := startLoop(t, cfg)
 			p.send("usi")

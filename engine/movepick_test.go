@@ -11,18 +11,18 @@ import (
 // pricingCounter is the default table coster counting the moves it
 // prices, at once (Costs) or one at a time (MoveCost).
 type pricingCounter struct {
-	*TableCoster
+	*tableCoster
 	priced int
 }
 
 func (c *pricingCounter) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) {
 	c.priced += len(moves)
-	c.TableCoster.Costs(pos, prev, moves, costs)
+	c.tableCoster.Costs(pos, prev, moves, costs)
 }
 
 func (c *pricingCounter) MoveCost(cls *categorize.Classifier, m kifu.Move) int32 {
 	c.priced++
-	return c.TableCoster.MoveCost(cls, m)
+	return c.tableCoster.MoveCost(cls, m)
 }
 
 // TestLazyPricing searches real positions to a fixed iteration pricing
@@ -38,7 +38,7 @@ func TestLazyPricing(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				c := &pricingCounter{TableCoster: DefaultConfig().Coster.(*TableCoster)}
+				c := &pricingCounter{tableCoster: DefaultConfig().Coster.(*tableCoster)}
 				s := NewSearcher(16, c)
 				s.RootMateNodes, s.NodeMateNodes = 0, 0
 				s.eagerCosts = eager
@@ -59,7 +59,7 @@ func TestLazyPricing(t *testing.T) {
 // TestMoveCost checks that the table coster prices each legal move of
 // real positions alike one at a time and all at once.
 func TestMoveCost(t *testing.T) {
-	c := DefaultConfig().Coster.(*TableCoster)
+	c := DefaultConfig().Coster.(*tableCoster)
 	for _, bp := range benchPositions {
 		pos, err := kifu.ParseSFEN(bp.sfen)
 		if err != nil {
@@ -93,8 +93,8 @@ func TestModelMinBudget(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				mc := &countingCoster{Coster: NewModelCoster(nil)}
-				cheap := &pricingCounter{TableCoster: DefaultConfig().Coster.(*TableCoster)}
+				mc := &countingCoster{Coster: newModelCoster(nil)}
+				cheap := &pricingCounter{tableCoster: DefaultConfig().Coster.(*tableCoster)}
 				s := NewSearcher(16, mc)
 				s.RootMateNodes, s.NodeMateNodes = 0, 0
 				s.ModelMinBudget, s.CheapCoster = minBudget, cheap
@@ -139,9 +139,9 @@ func TestDeferredPricing(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				s := NewSearcher(16, NewModelCoster(nil))
+				s := NewSearcher(16, newModelCoster(nil))
 				s.noCostTT = noCost
-				s.Eval = EvalLearned
+				s.Eval = evalLearned
 				for range 3 {
 					res := s.Search(pos, Limits{MaxBudget: 600}, nil)
 					runs[k].res = append(runs[k].res, res)

@@ -1,19 +1,8 @@
 package engine
 
-import "github.com/rpshogi/rpshogi/kifu"
-
-// EnteringKingRule is the entering-king (入玉) rule of the USI option
-// EnteringKingRule: kifu's rules (declarations, the try rule, none).
-type EnteringKingRule = kifu.EnteringKingRule
-
-// Entering-king rules (see kifu.EnteringKingRule).
-const (
-	RuleCSA27          = kifu.RuleCSA27
-	RuleCSA27H         = kifu.RuleCSA27H
-	RuleCSA24          = kifu.RuleCSA24
-	RuleCSA24H         = kifu.RuleCSA24H
-	RuleTry            = kifu.RuleTry
-	RuleNoEnteringKing = kifu.RuleNoEnteringKing
+import (
+	"github.com/rpshogi/rpshogi/engine/eval"
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 // usiHabits are the Searcher's settings for what GUIs expect of a USI
@@ -31,7 +20,7 @@ type usiHabits struct {
 	// opponent gets its opposite.
 	Draw Value
 	// EnteringKing is the declaration rule.
-	EnteringKing EnteringKingRule
+	EnteringKing kifu.EnteringKingRule
 
 	rootExcluded []kifu.Move // root moves the search leaves out (MultiPV lines found)
 	lines        []kifu.Move // scratch: PV copies
@@ -50,9 +39,9 @@ func (s *Searcher) excludedAtRoot(m kifu.Move) bool {
 // drawScore is the value of a draw at ply for the side to move there.
 func (s *Searcher) drawScore(ply int) Value {
 	if ply%2 == 0 {
-		return DrawValue + s.Draw
+		return eval.DrawValue + s.Draw
 	}
-	return DrawValue - s.Draw
+	return eval.DrawValue - s.Draw
 }
 
 // canDeclare says whether the side to move declares an entering-king
@@ -83,7 +72,7 @@ func (s *Searcher) reportIteration(budget int, v Value, pv []kifu.Move, info fun
 	s.rootExcluded = append(s.rootExcluded[:0], pv[0])
 	defer func() { s.rootExcluded = s.rootExcluded[:0] }()
 	for line := 2; line <= min(k, n); line++ {
-		w := s.search(0, budget, -InfiniteValue, InfiniteValue, true)
+		w := s.search(0, budget, -eval.InfiniteValue, eval.InfiniteValue, true)
 		if s.aborted || root.pvLen == 0 {
 			break
 		}
@@ -95,5 +84,5 @@ func (s *Searcher) reportIteration(budget int, v Value, pv []kifu.Move, info fun
 	}
 	// The root's table entry is the best move's again, for the next
 	// iteration's ordering.
-	s.TT.Store(s.pos.Key(), pv[0].Move16(), valueToTT(v, 0), 0, budget, BoundExact)
+	s.tt.Store(s.pos.Key(), pv[0].Move16(), valueToTT(v, 0), 0, budget, boundExact)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpshogi/rpshogi/engine/eval"
 )
 
 // usiLines reads the engine's lines up to and including the bestmove.
@@ -144,8 +146,8 @@ func TestDrawValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := NewSearcher(1, nil)
-	u.habits(s)
-	if got := []Value{s.drawScore(0), s.drawScore(1), s.drawScore(2)}; !slices.Equal(got, []Value{DrawValue - 50, DrawValue + 50, DrawValue - 50}) {
+	u.opts.habits(s)
+	if got := []Value{s.drawScore(0), s.drawScore(1), s.drawScore(2)}; !slices.Equal(got, []Value{eval.DrawValue - 50, eval.DrawValue + 50, eval.DrawValue - 50}) {
 		t.Errorf("draw scores at plies 0, 1, 2: %v", got)
 	}
 }

@@ -15,11 +15,11 @@ import (
 // match then does not depend on which process searched what before.
 func TestNewGameForgets(t *testing.T) {
 	for _, mode := range []Mode{ModeRealization, ModeDepth} {
-		for _, tm := range []ThreatMode{ThreatOff, ThreatFull} {
+		for _, tm := range []threatMode{threatOff, threatFull} {
 			mk := func() *Searcher {
 				s := newTestSearcher()
 				s.Mode = mode
-				s.Threats = DefaultThreatOptions(tm)
+				s.Threats = defaultThreatOptions(tm)
 				return s
 			}
 			lim := Limits{MaxBudget: benchBudgets[mode], Nodes: 5000}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,11 @@ import (
 // off the CPU for a few tens of milliseconds, which the margin covers.
 const defaultOverhead = 30 * time.Millisecond
 
+// DefaultProbability is the default of the USI option Probability, the
+// estimator of a move's probability: "model" (the learned move model;
+// the others are "category", the paper's n_p/n_c, and "per-move").
+const DefaultProbability = "model"
+
 // option is one USI option.
 type option struct {
 	name  string
@@ -24,6 +30,7 @@ type option struct {
 	vars  []string
 	value string
 	help  string
+	dev   bool // a developer option: listed only with DeveloperOptions (userOptions)
 }
 
 func (o *option) usi() string {
@@ -44,42 +51,53 @@ type options struct {
 	list []*option
 }
 
+// userOptions are the options a GUI shows its user, listed by "usi"; the
+// others are developer options (the search's experiments and tuning),
+// which "usi" lists only after "setoption name DeveloperOptions value
+// true" and setoption accepts whether listed or not, so that a match
+// runner or a script sets them as before. Where YaneuraOu has an option
+// of the same meaning it has the same name (USI_Hash, USI_Ponder,
+// Threads, MultiPV, ResignValue, EnteringKingRule); MoveOverhead is
+// YaneuraOu's NetworkDelay, DrawValue its Contempt with the opposite sign.
+var userOptions = []string{"USI_Hash", "USI_Ponder", "Threads", "MultiPV", "MoveOverhead", "ResignValue",
+	"DrawValue", "EnteringKingRule", "DeveloperOptions"}
+
 func newOptions() *options {
 	o := &options{list: []*option{
 		{name: "USI_Hash", kind: "spin", def: "64", min: 1, max: 65536, help: "transposition table size in MB"},
 		{name: "USI_Ponder", kind: "check", def: "false", help: "send a ponder move with bestmove"},
 		{name: "SearchMode", kind: "combo", def: "realization", vars: []string{"realization", "depth"},
 			help: "node expansion: realization probability (Tsuruoka et al.) or depth"},
-		{name: "Probability", kind: "combo", def: "model", vars: []string{"category", "per-move", "model"},
+		{name: "Probability", kind: "combo", def: DefaultProbability, vars: []string{"category", "per-move", "model"},
 			help: "a move's probability: the largest n_p/n_c of its categories (the paper), of the per-move n_p/m_c, or the learned move model's softmax"},
 		{name: "ThresholdMax", kind: "spin", def: "40", min: 1, max: 60,
 			help: "deepest iteration: realization probability 2^-N (depth N/... in depth mode: N plies)"},
-		{name: "MateHash", kind: "spin", def: strconv.Itoa(DefaultMateHashMB), min: 1, max: 65536, help: "mate search table size in MB"},
-		{name: "RootMateNodes", kind: "spin", def: strconv.Itoa(DefaultRootMateNodes), min: 0, max: 1 << 30,
+		{name: "MateHash", kind: "spin", def: strconv.Itoa(defaultMateHashMB), min: 1, max: 65536, help: "mate search table size in MB"},
+		{name: "RootMateNodes", kind: "spin", def: strconv.Itoa(defaultRootMateNodes), min: 0, max: 1 << 30,
 			help: "nodes of the mate search at the root before the main search (0: none)"},
-		{name: "NodeMateNodes", kind: "spin", def: strconv.Itoa(DefaultNodeMateNodes), min: 0, max: 1 << 20,
+		{name: "NodeMateNodes", kind: "spin", def: strconv.Itoa(defaultNodeMateNodes), min: 0, max: 1 << 20,
 			help: "nodes of each df-pn mate and mate-threat search at interior nodes with six plies left (0: none)"},
-		{name: "NodeMatePlies", kind: "spin", def: strconv.Itoa(DefaultNodeMatePlies), min: 0, max: 3,
+		{name: "NodeMatePlies", kind: "spin", def: strconv.Itoa(defaultNodeMatePlies), min: 0, max: 3,
 			help: "quick mate and mate-threat test at interior nodes: mates of 1 ply (two plies left) or 3 plies (four left) (0: none; 2 is 1)"},
-		{name: "QEscapePlies", kind: "spin", def: strconv.Itoa(DefaultQEscapePlies), min: 0, max: maxQPly,
+		{name: "QEscapePlies", kind: "spin", def: strconv.Itoa(defaultQEscapePlies), min: 0, max: maxQPly,
 			help: "quiescence plies (from the leaf) on which escapes of attacked pieces are tried"},
-		{name: "QLosingPlies", kind: "spin", def: strconv.Itoa(DefaultQLosingPlies), min: 0, max: maxQPly,
+		{name: "QLosingPlies", kind: "spin", def: strconv.Itoa(defaultQLosingPlies), min: 0, max: maxQPly,
 			help: "quiescence plies (from the leaf) on which captures that lose material are tried too"},
-		{name: "QCheckPlies", kind: "spin", def: strconv.Itoa(DefaultQCheckPlies), min: 0, max: maxQPly,
+		{name: "QCheckPlies", kind: "spin", def: strconv.Itoa(defaultQCheckPlies), min: 0, max: maxQPly,
 			help: "quiescence plies (from the leaf) on which quiet checks that do not lose material are tried"},
-		{name: "NullMove", kind: "check", def: strconv.FormatBool(DefaultNullMoveRP),
+		{name: "NullMove", kind: "check", def: strconv.FormatBool(defaultNullMoveRP),
 			help: "null-move pruning in the realization mode (depth mode always prunes by null moves)"},
-		{name: "ReverseFutility", kind: "check", def: strconv.FormatBool(DefaultReverseFutility),
+		{name: "ReverseFutility", kind: "check", def: strconv.FormatBool(defaultReverseFutility),
 			help: "reverse futility pruning at the realization mode's frontier nodes (static evaluation far above beta)"},
-		{name: "Futility", kind: "check", def: strconv.FormatBool(DefaultFutility),
+		{name: "Futility", kind: "check", def: strconv.FormatBool(defaultFutility),
 			help: "futility pruning of quiet moves into leaves in the realization mode (static evaluation far below alpha)"},
 		{name: "NodeLimitStep", kind: "check", def: "false",
 			help: "under go nodes, step the threshold by 2 instead of 4 when the larger step is not expected to end within the nodes left (as under a clock)"},
 		{name: "QSearchTT", kind: "check", def: "false",
 			help: "quiescence search probes and stores the transposition table and tries its move first"},
-		{name: "Aspiration", kind: "spin", def: strconv.Itoa(DefaultAspiration), min: 0, max: 10000,
+		{name: "Aspiration", kind: "spin", def: strconv.Itoa(defaultAspiration), min: 0, max: 10000,
 			help: "realization mode: half width in centipawns of the root's window around the last iteration's score, widened on a fail (0: a full window)"},
-		{name: "ModelMinBudget", kind: "spin", def: strconv.Itoa(DefaultModelMinBudget), min: 0, max: 2000,
+		{name: "ModelMinBudget", kind: "spin", def: strconv.Itoa(defaultModelMinBudget), min: 0, max: 2000,
 			help: "realization mode with Probability=model: nodes whose budget is below this price their moves lazily by the category table (0: the model everywhere)"},
 		{name: "DepthFullWidth", kind: "check", def: "false",
 			help: "depth mode without the plausible-move generator: every legal move at every depth (the paper's full-width baseline)"},
@@ -110,21 +128,37 @@ func newOptions() *options {
 		{name: "ThreatQSPly", kind: "spin", def: "16", min: 1, max: 32, help: "depth cap of the threat quiescence search"},
 		{name: "ThreatQSWide", kind: "check", def: "false", help: "threat quiescence also tries every capture that wins material"},
 		{name: "ThreatDefendScale", kind: "spin", def: "100", min: 0, max: 100, help: "threat quiescence: percent of the opponent's stronger threat that standing pat costs"},
-		{name: "ThreatQSCheckPlies", kind: "spin", def: strconv.Itoa(DefaultThreatQSCheckPlies), min: 0, max: 32, help: "threat quiescence: plies on which king threats count (checks executed, the king defended)"},
+		{name: "ThreatQSCheckPlies", kind: "spin", def: strconv.Itoa(defaultThreatQSCheckPlies), min: 0, max: 32, help: "threat quiescence: plies on which king threats count (checks executed, the king defended)"},
 		{name: "MoveOverhead", kind: "spin", def: strconv.Itoa(int(defaultOverhead / time.Millisecond)), min: 0, max: 5000, help: "milliseconds kept in reserve per move (process scheduling, pipes, the GUI)"},
 		{name: "Threads", kind: "spin", def: "1", min: 1, max: 256, help: "search threads (lazy SMP, engine/smp.go; 1: deterministic)"},
-		{name: "Eval", kind: "combo", def: "learned", vars: []string{"hand", "learned"}, // Eval option (engine/evallearned.go)
+		{name: "Eval", kind: "combo", def: "learned", vars: []string{"hand", "learned"}, // Eval option (engine/evalkind.go)
 			help: "static evaluation: hand-set (material, placement, king safety) or learned from the results of real games"},
 		{name: "MultiPV", kind: "spin", def: "1", min: 1, max: kifu.MaxMoves, help: "number of best moves reported with their lines (info multipv k; engine/multipv.go)"},
 		{name: "ResignValue", kind: "spin", def: "99999", min: 0, max: 99999, help: "resign when the score is this many centipawns or more below zero (99999: only when mated)"},
 		{name: "DrawValue", kind: "spin", def: "0", min: -30000, max: 30000, help: "score of a repetition draw (千日手) for the engine, in centipawns"},
 		{name: "EnteringKingRule", kind: "combo", def: "CSARule27", vars: kifu.EnteringKingRuleNames(),
 			help: "entering-king rule (入玉, YaneuraOu's names): CSA 27-point declaration (28 Black, 27 White), 24-point (31 to win), their handicap forms (H: the upper hand needs its missing points fewer), the try rule (the king reaching the opponent's king square wins), or none"},
+		{name: "DeveloperOptions", kind: "check", def: "false",
+			help: "list the developer options (the search's experiments and tuning) too at the next usi; setoption accepts them either way"},
 	}}
 	for _, x := range o.list {
 		x.value = x.def
+		x.dev = !slices.Contains(userOptions, x.name)
 	}
 	return o
+}
+
+// listed returns the options "usi" lists: the user options, and the
+// developer options too when DeveloperOptions is on.
+func (o *options) listed() []*option {
+	all := o.bool("DeveloperOptions")
+	var out []*option
+	for _, x := range o.list {
+		if all || !x.dev {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func (o *options) find(name string) *option {
@@ -180,15 +214,41 @@ func (o *options) mode() Mode {
 }
 
 // craMode returns the CRA option's mode (engine/cra.go).
-func (o *options) craMode() CRAMode {
-	m, _ := ParseCRAMode(o.find("CRA").value)
+func (o *options) craMode() craMode {
+	m, _ := parseCRAMode(o.find("CRA").value)
 	return m
 }
 
 // evalKind returns the Eval option's evaluation.
-func (o *options) evalKind() EvalKind {
+func (o *options) evalKind() evalKind {
 	if o.find("Eval").value == "learned" {
-		return EvalLearned
+		return evalLearned
 	}
-	return EvalHand
+	return evalHand
+}
+
+// apply sets s from the options and cfg's costers: everything but the
+// sizes of the hash tables (the USI loop makes those at isready).
+func (o *options) apply(s *Searcher, cfg Config) {
+	s.Mode = o.mode()
+	s.Coster, _ = cfg.Estimator(o.find("Probability").value)
+	s.Eval = o.evalKind()
+	s.Threads = o.int("Threads")
+	s.RootMateNodes = uint64(o.int("RootMateNodes"))
+	s.NodeMateNodes = uint64(o.int("NodeMateNodes"))
+	s.NodeMatePlies = o.int("NodeMatePlies")
+	s.FullWidth = o.bool("DepthFullWidth")
+	s.QEscapePlies, s.QLosingPlies = o.int("QEscapePlies"), o.int("QLosingPlies")
+	s.NullMoveRP = o.bool("NullMove")
+	s.ReverseFutility, s.Futility = o.bool("ReverseFutility"), o.bool("Futility")
+	s.NodeHalfStep = o.bool("NodeLimitStep")
+	s.QCheckPlies = o.int("QCheckPlies")
+	s.QTT, s.Aspiration = o.bool("QSearchTT"), o.int("Aspiration")
+	s.ModelMinBudget, s.CheapCoster = o.int("ModelMinBudget"), nil // cheapNode (engine/movepick.go)
+	if mc, ok := cfg.Coster.(moveCoster); ok {
+		s.CheapCoster = mc
+	}
+	s.CRA = o.craMode()           // CRA option (engine/cra.go)
+	s.Threats = o.threatOptions() // threat stacks (engine/threatsearch.go)
+	o.habits(s)                   // MultiPV, DrawValue, EnteringKingRule (engine/usihabits.go)
 }

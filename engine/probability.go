@@ -8,32 +8,32 @@ import (
 	"github.com/rpshogi/rpshogi/tables"
 )
 
-// TableCoster prices moves with a move-category probability table: a
+// tableCoster prices moves with a move-category probability table: a
 // move's probability is the largest P_c of its categories (Tsuruoka et
 // al., §2.2), so its cost is the smallest cost among them. It classifies
 // with categorize, the same code that counted the table's categories.
-type TableCoster struct {
+type tableCoster struct {
 	table [categorize.MaxCategories]int32
 	cls   categorize.Classifier
 }
 
-// NewTableCoster returns a coster for a table of costs by category ID
-// (categories beyond the table cost MaxCost).
-func NewTableCoster(costs [categorize.MaxCategories]int32) *TableCoster {
-	return &TableCoster{table: costs}
+// newTableCoster returns a coster for a table of costs by category ID
+// (categories beyond the table cost maxCost).
+func newTableCoster(costs [categorize.MaxCategories]int32) *tableCoster {
+	return &tableCoster{table: costs}
 }
 
 // Costs implements Coster.
-func (t *TableCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) {
+func (t *tableCoster) Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) {
 	t.cls.Reset(pos, prev)
 	for i, m := range moves {
-		costs[i] = tables.MinCost(&t.table, t.cls.Classify(m))
+		costs[i] = categorize.MinCost(&t.table, t.cls.Classify(m))
 	}
 }
 
-// MoveCost implements MoveCoster: the cost Costs gives m.
-func (t *TableCoster) MoveCost(cls *categorize.Classifier, m kifu.Move) int32 {
-	return tables.MinCost(&t.table, cls.Classify(m))
+// MoveCost implements moveCoster: the cost Costs gives m.
+func (t *tableCoster) MoveCost(cls *categorize.Classifier, m kifu.Move) int32 {
+	return categorize.MinCost(&t.table, cls.Classify(m))
 }
 
 // DefaultConfig is the engine compiled with the generated table of package
@@ -44,6 +44,6 @@ func DefaultConfig() Config {
 	if len(id) > 8 {
 		id = id[:8]
 	}
-	return Config{Name: "rpshogi (table " + id + ")", Coster: NewTableCoster(tables.Costs()),
-		PerMoveCoster: NewTableCoster(tables.PerMoveCosts()), ModelCoster: NewModelCoster(nil)}
+	return Config{Name: "rpshogi (table " + id + ")", Coster: newTableCoster(tables.Costs()),
+		PerMoveCoster: newTableCoster(tables.PerMoveCosts()), ModelCoster: newModelCoster(nil)}
 }

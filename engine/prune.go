@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/rpshogi/rpshogi/kifu"
+import (
+	"github.com/rpshogi/rpshogi/engine/eval"
+	"github.com/rpshogi/rpshogi/kifu"
+)
 
 // The realization mode's pruning: its options (sopts) and the reverse
 // futility, futility and null-move pruning they turn on. Depth mode's
@@ -18,7 +21,7 @@ type sopts struct {
 	// the realization mode (futilityBase).
 	Futility bool
 	// NodeHalfStep steps the threshold by HalfCost under a node limit
-	// when the next iteration at BudgetStep is not expected to end within
+	// when the next iteration at budgetStep is not expected to end within
 	// it (Searcher.nextStep; USI NodeLimitStep).
 	NodeHalfStep bool
 	// Aspiration is the half width in centipawns of the root's window
@@ -31,28 +34,28 @@ type sopts struct {
 	// never).
 	ModelMinBudget int
 	// CheapCoster is the coster of those nodes (the category table).
-	CheapCoster MoveCoster
+	CheapCoster moveCoster
 }
 
 // Defaults of the NullMove, ReverseFutility, Futility and Aspiration options.
 const (
-	DefaultNullMoveRP      = false
-	DefaultReverseFutility = false
-	DefaultFutility        = false
-	// DefaultAspiration is the Aspiration option's default (session 6:
+	defaultNullMoveRP      = false
+	defaultReverseFutility = false
+	defaultFutility        = false
+	// defaultAspiration is the Aspiration option's default (session 6:
 	// 50 cp won the node-limited self-play against a full window,
 	// docs/experiments.md).
-	DefaultAspiration = 50
-	// DefaultModelMinBudget is the ModelMinBudget option's default
+	defaultAspiration = 50
+	// defaultModelMinBudget is the ModelMinBudget option's default
 	// (session 7: 100 won 117-79-4 over 200 games of self-play at equal
 	// CPU against 0, docs/experiments.md). It applies where CheapCoster
 	// is set (the USI engine sets Config.Coster).
-	DefaultModelMinBudget = 100
+	defaultModelMinBudget = 100
 )
 
 func defaultSOpts() sopts {
-	return sopts{NullMoveRP: DefaultNullMoveRP, ReverseFutility: DefaultReverseFutility, Futility: DefaultFutility,
-		Aspiration: DefaultAspiration, ModelMinBudget: DefaultModelMinBudget}
+	return sopts{NullMoveRP: defaultNullMoveRP, ReverseFutility: defaultReverseFutility, Futility: defaultFutility,
+		Aspiration: defaultAspiration, ModelMinBudget: defaultModelMinBudget}
 }
 
 // Reverse futility pruning ("static null move") in the realization mode:
@@ -74,7 +77,7 @@ func rfpMargin(budget int) Value { return Value(rfpBase + budget*rfpSlope/HalfCo
 // reverse futility (see rfpMaxBudget).
 func (s *Searcher) reverseFutility(ply, budget int, beta Value, pvNode, inCheck bool) (Value, bool) {
 	if !s.ReverseFutility || ply == 0 || pvNode || inCheck || budget >= rfpMaxBudget ||
-		beta >= MateInMaxPly || beta <= -MateInMaxPly {
+		beta >= eval.MateInMaxPly || beta <= -eval.MateInMaxPly {
 		return 0, false
 	}
 	if v := s.evaluate() - rfpMargin(budget); v >= beta {
@@ -99,7 +102,7 @@ const futilityMargin = 200
 // and noValue when it may not.
 func (s *Searcher) futilityBase(ply int, pvNode, inCheck bool, alpha Value) Value {
 	if !s.Futility || s.Mode != ModeRealization || ply == 0 || pvNode || inCheck ||
-		alpha >= MateInMaxPly || alpha <= -MateInMaxPly {
+		alpha >= eval.MateInMaxPly || alpha <= -eval.MateInMaxPly {
 		return noValue
 	}
 	if v := s.evaluate() + futilityMargin; v <= alpha {
@@ -133,7 +136,7 @@ func (s *Searcher) nullMoveRP(ply, budget int, beta Value, pvNode, inCheck bool)
 	switch {
 	case !s.NullMoveRP || s.noNull || ply == 0 || pvNode || inCheck || budget < nullRPMin:
 		return 0, false
-	case beta >= MateInMaxPly || beta <= -MateInMaxPly || pos.LastMove() == kifu.MoveNull:
+	case beta >= eval.MateInMaxPly || beta <= -eval.MateInMaxPly || pos.LastMove() == kifu.MoveNull:
 		return 0, false
 	case !hasPieces(pos, pos.SideToMove()) || s.evaluate() < beta:
 		return 0, false
@@ -146,7 +149,7 @@ func (s *Searcher) nullMoveRP(ply, budget int, beta Value, pvNode, inCheck bool)
 		return 0, false
 	}
 	s.nullCuts++
-	if v >= MateInMaxPly {
+	if v >= eval.MateInMaxPly {
 		v = beta // a mate found after passing proves nothing
 	}
 	return v, true

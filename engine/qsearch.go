@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/rpshogi/rpshogi/categorize"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -10,16 +11,16 @@ const maxQPly = 12
 
 // Defaults of the quiescence options (qopts).
 const (
-	// DefaultQEscapePlies is the number of quiescence plies, from the
+	// defaultQEscapePlies is the number of quiescence plies, from the
 	// leaf, on which escapes of attacked pieces are tried.
-	DefaultQEscapePlies = 1
-	// DefaultQLosingPlies is the number of quiescence plies, from the
+	defaultQEscapePlies = 1
+	// defaultQLosingPlies is the number of quiescence plies, from the
 	// leaf, on which captures that lose material by static exchange are
 	// tried too (0: never).
-	DefaultQLosingPlies = 1
-	// DefaultQCheckPlies is the number of quiescence plies, from the
+	defaultQLosingPlies = 1
+	// defaultQCheckPlies is the number of quiescence plies, from the
 	// leaf, on which quiet checks that do not lose material are tried.
-	DefaultQCheckPlies = 0
+	defaultQCheckPlies = 0
 )
 
 // qopts are the options of the quiescence search (USI QEscapePlies and
@@ -37,7 +38,7 @@ type qopts struct {
 }
 
 func defaultQOpts() qopts {
-	return qopts{QEscapePlies: DefaultQEscapePlies, QLosingPlies: DefaultQLosingPlies, QCheckPlies: DefaultQCheckPlies}
+	return qopts{QEscapePlies: defaultQEscapePlies, QLosingPlies: defaultQLosingPlies, QCheckPlies: defaultQCheckPlies}
 }
 
 // qsearch is the quiescence search at the leaves: the side to move may
@@ -52,7 +53,7 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 			return v
 		}
 	}
-	if qply == 0 && s.Threats.Mode != ThreatOff { // threat quiescence hook (engine/threatqs.go)
+	if qply == 0 && s.Threats.Mode != threatOff { // threat quiescence hook (engine/threatqs.go)
 		return s.threatLeaf(ply, alpha, beta)
 	}
 	f := &s.stack[ply]
@@ -65,7 +66,7 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 		s.seldepth = ply
 	}
 	pos := s.pos
-	if ply >= MaxPly || qply >= maxQPly {
+	if ply >= eval.MaxPly || qply >= maxQPly {
 		return s.evaluate()
 	}
 	var key uint64
@@ -74,13 +75,13 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 	store := s.QTT
 	if s.QTT {
 		key = pos.Key() ^ s.noise.salt
-		if e, ok := s.TT.Probe(key); ok {
+		if e, ok := s.tt.Probe(key); ok {
 			ttMove = pos.ToMove(e.move)
 			store = int(e.budget) <= qttBase // a main search's entry is kept
 			if int(e.budget) >= qttBudget(qply) && beta-alpha == 1 {
 				v := valueFromTT(Value(e.value), ply)
-				b := Bound(e.genBound & 3)
-				if b == BoundExact || (b == BoundLower && v >= beta) || (b == BoundUpper && v <= alpha) {
+				b := ttBound(e.genBound & 3)
+				if b == boundExact || (b == boundLower && v >= beta) || (b == boundUpper && v <= alpha) {
 					return v
 				}
 			}
@@ -88,17 +89,17 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 	}
 	inCheck := pos.InCheck()
 	var moves []kifu.Move
-	best := -InfiniteValue
+	best := -eval.InfiniteValue
 	if inCheck {
 		moves = pos.GenerateMoves(kifu.Evasions, f.moves[:0])
 		if len(moves) == 0 {
-			return MatedIn(ply)
+			return eval.MatedIn(ply)
 		}
 	} else {
 		stand := s.evaluate()
 		if stand >= beta {
 			if store {
-				s.TT.Store(key, 0, valueToTT(stand, ply), 0, qttBudget(qply), BoundLower)
+				s.tt.Store(key, 0, valueToTT(stand, ply), 0, qttBudget(qply), boundLower)
 			}
 			return stand
 		}
@@ -113,7 +114,7 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 	for i, m := range moves {
 		sc := int32(0)
 		if m.IsCapture() {
-			sc = int32(boardValue[m.Captured().Type()])*8 - int32(boardValue[m.Piece().Type()])/16
+			sc = int32(eval.PieceValue(m.Captured().Type()))*8 - int32(eval.PieceValue(m.Piece().Type()))/16
 		}
 		if m.IsPromotion() {
 			sc += 300
@@ -146,7 +147,7 @@ func (s *Searcher) qsearch(ply int, alpha, beta Value, qply int) Value {
 		}
 	}
 	if store {
-		s.TT.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, qttBudget(qply), boundOf(best, origAlpha, beta))
+		s.tt.Store(key, bestMove.Move16(), valueToTT(best, ply), 0, qttBudget(qply), boundOf(best, origAlpha, beta))
 	}
 	return best
 }
@@ -221,7 +222,7 @@ func (s *Searcher) quiescenceMoves(f *frame, qply int) []kifu.Move {
 		if !m.IsCapture() && !m.IsPromotion() {
 			continue
 		}
-		if (m.IsCapture() && (losing || isRecaptureOf(m, last))) || seeSafe(m) || SEE(pos, m) >= 0 {
+		if (m.IsCapture() && (losing || isRecaptureOf(m, last))) || seeSafe(m) || eval.SEE(pos, m) >= 0 {
 			out = append(out, m)
 		}
 	}
@@ -245,7 +246,7 @@ func (s *Searcher) quietChecks(moves []kifu.Move) []kifu.Move {
 				break
 			}
 		}
-		if !dup && SEE(pos, m) >= 0 {
+		if !dup && eval.SEE(pos, m) >= 0 {
 			moves = append(moves, m)
 		}
 	}

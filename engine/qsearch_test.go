@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
@@ -20,20 +21,20 @@ func TestQuiescenceLosingCaptures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if see := SEE(pos, m); see >= 0 {
+	if see := eval.SEE(pos, m); see >= 0 {
 		t.Fatalf("SEE(4i4c+) = %d, want a losing capture", see)
 	}
 	for _, tc := range []struct {
 		losing int
 		want   bool // 4i4c+ is the quiescence search's move
 	}{
-		{DefaultQLosingPlies, true},
+		{defaultQLosingPlies, true},
 		{0, false},
 	} {
 		s := newTestSearcher()
 		s.QLosingPlies = tc.losing
 		s.pos, s.ctl = pos, NewControl(Limits{})
-		v := s.qsearch(1, -InfiniteValue, InfiniteValue, 0)
+		v := s.qsearch(1, -eval.InfiniteValue, eval.InfiniteValue, 0)
 		f := &s.stack[1]
 		got := f.pvLen > 0 && f.pv[0] == m
 		if got != tc.want {
@@ -69,8 +70,8 @@ func TestQuiescenceQuietChecks(t *testing.T) {
 			s := newTestSearcher()
 			s.QCheckPlies = tc.plies
 			s.pos, s.ctl = pos, NewControl(Limits{})
-			v := s.qsearch(1, -InfiniteValue, InfiniteValue, 0)
-			if got := v >= MateInMaxPly; got != tc.mate {
+			v := s.qsearch(1, -eval.InfiniteValue, eval.InfiniteValue, 0)
+			if got := v >= eval.MateInMaxPly; got != tc.mate {
 				t.Errorf("quiescence value %d, mate %v, want %v", v, got, tc.mate)
 			}
 			f := &s.stack[1]
@@ -106,15 +107,15 @@ func TestQuiescenceTT(t *testing.T) {
 		if !on && n2 != n1 {
 			t.Errorf("QTT off: %d nodes, then %d; want the same search twice", n1, n2)
 		}
-		if _, ok := s.TT.Probe(pos.Key()); ok != on {
+		if _, ok := s.tt.Probe(pos.Key()); ok != on {
 			t.Errorf("QTT %v: an entry stored %v", on, ok)
 		}
 
 		// A main search's entry (budget 300, a lower bound that cuts nothing).
-		s.TT.Clear()
-		s.TT.Store(pos.Key(), 0, -5000, 0, 300, BoundLower)
-		s.qsearch(1, -InfiniteValue, InfiniteValue, 0)
-		if e, ok := s.TT.Probe(pos.Key()); !ok || e.budget != 300 || Value(e.value) != -5000 {
+		s.tt.Clear()
+		s.tt.Store(pos.Key(), 0, -5000, 0, 300, boundLower)
+		s.qsearch(1, -eval.InfiniteValue, eval.InfiniteValue, 0)
+		if e, ok := s.tt.Probe(pos.Key()); !ok || e.budget != 300 || Value(e.value) != -5000 {
 			t.Errorf("QTT %v: the main search's entry became %+v (found %v)", on, e, ok)
 		}
 	}

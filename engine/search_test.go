@@ -3,7 +3,9 @@ package engine
 import (
 	"testing"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 // newTestSearcher returns a searcher pricing moves with the committed
@@ -18,12 +20,12 @@ func newTestSearcher() *Searcher { return NewSearcher(16, DefaultConfig().Coster
 func principalLine(s *Searcher, pos *kifu.Position, m kifu.Move, budget int) (line []kifu.Move, budgets []int) {
 	s.pos, s.limits, s.aborted = pos, Limits{}, false
 	s.ctl = NewControl(Limits{})
-	s.TT.Clear()
+	s.tt.Clear()
 	pos.DoMove(m)
-	s.search(1, budget, -InfiniteValue, InfiniteValue, true)
+	s.search(1, budget, -eval.InfiniteValue, eval.InfiniteValue, true)
 	line, budgets = []kifu.Move{m}, []int{budget}
 	for {
-		e, ok := s.TT.Probe(pos.Key())
+		e, ok := s.tt.Probe(pos.Key())
 		if !ok || e.budget < 0 || len(line) > 40 {
 			break
 		}
@@ -59,8 +61,8 @@ func TestRecaptureLineSearchedDeeper(t *testing.T) {
 	}
 	s := newTestSearcher()
 	s.Search(pos, Limits{MaxBudget: 700}, nil)
-	capture, quietMax := RootStat{}, 0
-	for _, st := range s.RootStats() {
+	capture, quietMax := rootStat{}, 0
+	for _, st := range s.lastRootStats() {
 		switch {
 		case st.Move.USI() == "7d7c+":
 			capture = st
@@ -87,16 +89,16 @@ func TestRecaptureLineSearchedDeeper(t *testing.T) {
 // preliminary search finds it better than the moves before it, and it is
 // searched again at probability 1/2.
 func TestReSearchFires(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(recaptureChainSFEN)
+	pos := kifutest.MustSFEN(t, recaptureChainSFEN)
 	s := newTestSearcher()
 	res := s.Search(pos, Limits{MaxBudget: 700}, nil)
 	if res.Move.USI() != "7d7c+" {
 		t.Fatalf("best move %s, want 7d7c+", res.Move)
 	}
-	if s.ReSearches() == 0 {
+	if s.reSearchCount() == 0 {
 		t.Fatal("no re-search at all")
 	}
-	for _, st := range s.RootStats() {
+	for _, st := range s.lastRootStats() {
 		if st.Move == res.Move {
 			t.Logf("%s: cost %d, re-searched %v, depth %d, nodes %d", st.Move, st.Cost, st.ReSearched, st.Depth, st.Nodes)
 			if st.Cost <= HalfCost || !st.ReSearched {
@@ -121,7 +123,7 @@ func TestSingleLegalMoveCostsNothing(t *testing.T) {
 	}
 	s := newTestSearcher()
 	s.Search(pos, Limits{MaxBudget: 500}, nil)
-	st := s.RootStats()
+	st := s.lastRootStats()
 	if len(st) != 1 || st[0].Cost != 0 || st[0].Budget != 500 {
 		t.Errorf("root statistics %+v, want one move of cost 0 keeping the budget 500", st)
 	}
@@ -131,7 +133,7 @@ func TestSingleLegalMoveCostsNothing(t *testing.T) {
 // thresholds 2^-9 ... 2^-3: the higher the threshold (the smaller the
 // budget), the fewer the nodes.
 func TestNodesShrinkAsThresholdRises(t *testing.T) {
-	pos, _ := kifu.ParseSFEN(recaptureChainSFEN)
+	pos := kifutest.MustSFEN(t, recaptureChainSFEN)
 	prev := ^uint64(0)
 	for _, budget := range []int{900, 700, 500, 300} {
 		s := newTestSearcher()
@@ -164,7 +166,7 @@ func TestSearchCutShort(t *testing.T) {
 			if ok, why := pos.IsLegal(res.Move); !ok {
 				t.Errorf("%s, %s: move %v: %v", bp.name, name, res.Move, why)
 			}
-			if res.Score <= -MateInMaxPly {
+			if res.Score <= -eval.MateInMaxPly {
 				t.Errorf("%s, %s: score %d", bp.name, name, res.Score)
 			}
 		}
@@ -213,7 +215,7 @@ func TestNullMoveRP(t *testing.T) {
 	}{
 		{name: "allowed", ply: 3, b: 600, beta: ev - 100, wantTried: true},
 		{name: "eval below beta", ply: 3, b: 600, beta: ev + 100},
-		{name: "mate bound", ply: 3, b: 600, beta: -MateInMaxPly},
+		{name: "mate bound", ply: 3, b: 600, beta: -eval.MateInMaxPly},
 		{name: "root", ply: 0, b: 600, beta: ev - 100},
 		{name: "pv node", ply: 3, b: 600, beta: ev - 100, pv: true},
 		{name: "small budget", ply: 3, b: nullRPMin - 1, beta: ev - 100},
@@ -301,7 +303,7 @@ func TestFrontierPruningConditions(t *testing.T) {
 		{name: "root", ply: 0, b: 100, beta: ev - 2000},
 		{name: "pv node", ply: 3, b: 100, beta: ev - 2000, pv: true},
 		{name: "in check", ply: 3, b: 100, beta: ev - 2000, chk: true},
-		{name: "mate bound", ply: 3, b: 100, beta: -MateInMaxPly},
+		{name: "mate bound", ply: 3, b: 100, beta: -eval.MateInMaxPly},
 	}
 	for _, tc := range rfp {
 		t.Run("reverse/"+tc.name, func(t *testing.T) {
@@ -326,7 +328,7 @@ func TestFrontierPruningConditions(t *testing.T) {
 		{name: "root", ply: 0, alpha: ev + 2000},
 		{name: "pv node", ply: 3, alpha: ev + 2000, pv: true},
 		{name: "in check", ply: 3, alpha: ev + 2000, chk: true},
-		{name: "mate bound", ply: 3, alpha: MateInMaxPly},
+		{name: "mate bound", ply: 3, alpha: eval.MateInMaxPly},
 	}
 	for _, tc := range fut {
 		t.Run("futility/"+tc.name, func(t *testing.T) {

@@ -5,9 +5,8 @@ import (
 	"time"
 
 	"github.com/rpshogi/rpshogi/categorize"
-	"github.com/rpshogi/rpshogi/categorize/cra"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
-	"github.com/rpshogi/rpshogi/tables"
 )
 
 // The Searcher and its vocabulary: the costs of moves and the Costers
@@ -23,15 +22,22 @@ import (
 // expanded, as in the paper's cut-off test). In depth mode a node with
 // budget <= 0 (no ply left) is a leaf (see leaf).
 const (
-	// HalfCost is the cost of probability 1/2 (tables.Unit): the re-search
-	// probability.
-	HalfCost = tables.Unit
-	// BudgetStep is added to the root budget per iteration: the threshold
+	// HalfCost is the cost of probability 1/2 (categorize.CostUnit): the
+	// re-search probability.
+	HalfCost = categorize.CostUnit
+	// budgetStep is added to the root budget per iteration: the threshold
 	// is divided by 4, as in the paper.
-	BudgetStep = 200
-	// MaxCost caps a move's cost (tables.MaxCost, probability 2^-20).
-	MaxCost = tables.MaxCost
+	budgetStep = 200
+	// maxCost caps a move's cost (categorize.MaxCost, probability 2^-20).
+	maxCost = categorize.MaxCost
 )
+
+// Value is a search score in centipawns from the side to move's point of
+// view, mate scores counting plies (the evaluation's scale, eval.Value).
+type Value = eval.Value
+
+// noValue marks a score not set (no stand pat, no futility bound).
+const noValue Value = -eval.InfiniteValue - 1
 
 // Coster gives the realization-probability cost of moves. Costs fills
 // costs[i] with the cost of moves[i] in pos, where prev is the move that
@@ -41,13 +47,13 @@ type Coster interface {
 	Costs(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32)
 }
 
-// MoveCoster is a Coster that can also price one move at a time, from a
+// moveCoster is a Coster that can also price one move at a time, from a
 // classifier reset for the position (and the previous move) the move is
 // played in; MoveCost(cls, m) must equal what Costs gives m. The
 // realization search then prices only the moves it searches, in the
 // order it picks them (engine/movepick.go). A Coster whose costs depend
 // on every legal move at once (the model's softmax) cannot be one.
-type MoveCoster interface {
+type moveCoster interface {
 	Coster
 	MoveCost(cls *categorize.Classifier, m kifu.Move) int32
 }
@@ -78,38 +84,27 @@ type frame struct {
 	moves  [kifu.MaxMoves]kifu.Move
 	costs  [kifu.MaxMoves]int32
 	order  [kifu.MaxMoves]int32
-	pv     [MaxPly + 1]kifu.Move
+	pv     [eval.MaxPly + 1]kifu.Move
 	pvLen  int
 	killer [2]kifu.Move
 	gain   [kifu.MaxMoves]int16 // SEE of each move (depth mode's ordering)
-	// Lazy pricing (movepick.go): the node's classifier, and the picking
-	// stage with the end of the moves it has priced and ordered.
-	cls      categorize.Classifier
-	stage    pickStage
-	stageEnd int
-	cheap    bool   // priced by CheapCoster (cheapNode)
-	deferAt  int    // the table move's place among the moves generated (startDeferred)
-	costKey  uint64 // the pricing context of the cost cache (moveCosts; 0: none)
+	// cls is the node's classifier (lazy pricing, movepick.go).
+	cls categorize.Classifier
+	mp  movePicker // the main search's moves of the node (movepick.go)
 }
 
 // Searcher searches one position at a time. It owns its transposition
 // table and per-ply stacks; it is not safe for concurrent use, except Stop.
+// Its fields are grouped by kind: what the USI options and the lab set
+// (settings, mateHooks), the statistics of the running search (counters),
+// the switches of tests and benchmarks (switches), and the running
+// search's own state.
 type Searcher struct {
-	TT     *TT
-	Coster Coster
-	Mode   Mode
-	CRA    CRAMode      // Candidate Relevance Analysis in the main search (engine/cra.go)
-	Eval   EvalKind     // the static evaluation (Eval option, engine/evallearned.go)
-	cra    *cra.Orderer // its analyzer, made on first use
-	// Threats are the threat stacks' options (engine/threatsearch.go);
-	// ts is their state, made on first use.
-	Threats ThreatOptions
-	ts      *threatSearch
-
+	tt *transTable
+	settings
 	mateHooks // the mate searches at the root and interior nodes (matesearch.go)
-	qopts     // the quiescence search's options (qsearch.go)
-	sopts     // the realization search's pruning options (nullMoveRP)
-	usiHabits // MultiPV, the draw value, the entering-king rule (multipv.go)
+	counters
+	switches
 
 	pos    *kifu.Position
 	limits Limits
@@ -118,10 +113,8 @@ type Searcher struct {
 	// current is ctl while a search runs (nil between searches), for Stop.
 	current  atomic.Pointer[Control]
 	start    time.Time
-	nodes    uint64
-	seldepth int
 	aborted  bool
-	stack    [MaxPly + 2]frame
+	stack    [eval.MaxPly + 2]frame
 	history  [kifu.PieceNB][kifu.SquareNB]int32
 	rootPrev kifu.Move
 	// the best fully searched root move of the current iteration, and
@@ -131,9 +124,7 @@ type Searcher struct {
 	iterValue Value
 	// per root move statistics: of the iteration in progress, and of the
 	// last finished one
-	iterStats, rootStats []RootStat
-	mainDepth            int // deepest ply expanded by search (not qsearch)
-	reSearches           uint64
+	iterStats, rootStats []rootStat
 	qcls                 categorize.Classifier    // facts of quiescence moves
 	qchecks              [kifu.MaxMoves]kifu.Move // quiet checks of a quiescence node (quietChecks)
 	// evalCache holds recent static evaluations (see evaluate).
@@ -143,46 +134,75 @@ type Searcher struct {
 	dcls       categorize.Classifier
 	facts      [kifu.MaxMoves]categorize.Facts
 	iterBudget int
+	cra        *craState     // CRA's analyzer, made on first use (engine/cra.go)
+	ts         *threatSearch // the threat stacks' state, made on first use (engine/threatsearch.go)
+	smp        smpState
+	// helper marks a helper thread's searcher; budgetOffset shifts its
+	// iterations' root budgets.
+	helper       bool
+	budgetOffset int
+	pubNodes     atomic.Uint64 // a helper's nodes, published every pollEvery
+	// costSalt identifies the Coster of the running search in the cost
+	// tags of the table's stored costs (costTag); 0 stores none.
+	costSalt  uint64
+	costCache []costEntry // moveCosts' cost cache, made on first use
+	noise     bayesNoise  // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
+}
+
+// settings are what a Searcher's user sets: the USI options' values.
+type settings struct {
+	Coster Coster
+	Mode   Mode
+	CRA    craMode  // Candidate Relevance Analysis in the main search (engine/cra.go)
+	Eval   evalKind // the static evaluation (Eval option, engine/evalkind.go)
+	// Threats are the threat stacks' options (engine/threatsearch.go).
+	Threats threatOptions
+	// Threads is the number of threads of a search (lazy SMP, smp.go):
+	// 1 (or less) searches alone, as the search always did.
+	Threads int
+	// FullWidth turns depth mode's plausible-move generator off (every
+	// legal move at every depth, no stand pat; DepthFullWidth).
+	FullWidth bool
+	qopts     // the quiescence search's options (qsearch.go)
+	sopts     // the realization search's pruning options (nullMoveRP)
+	usiHabits // MultiPV, the draw value, the entering-king rule (multipv.go)
+}
+
+// counters are the statistics of the running search.
+type counters struct {
+	nodes      uint64
+	seldepth   int
+	mainDepth  int // deepest ply expanded by search (not qsearch)
+	reSearches uint64
 	// nullTries and nullCuts count null moves searched and those that
-	// failed high; noNull and noExtensions turn the null move and the
-	// extensions off (for tests and tuning).
+	// failed high.
 	nullTries, nullCuts uint64
 	// rfpCuts and futilityPrunes count the nodes cut by reverse futility
 	// and the moves skipped by futility pruning.
 	rfpCuts, futilityPrunes uint64
 	// aspFails counts the root searches that fell outside the aspiration
 	// window (searchRoot).
-	aspFails             uint64
-	noNull, noExtensions bool
-	// Threads is the number of threads of a search (lazy SMP, smp.go):
-	// 1 (or less) searches alone, as the search always did.
-	Threads int
-	smp     smpState
-	// helper marks a helper thread's searcher; budgetOffset shifts its
-	// iterations' root budgets.
-	helper       bool
-	budgetOffset int
-	pubNodes     atomic.Uint64 // a helper's nodes, published every pollEvery
-	// eagerCosts prices every move of a node before searching any, as
-	// the search did before lazy pricing (benchmarks compare the two).
-	eagerCosts bool
-	// costSalt identifies the Coster of the running search in the cost
-	// tags of the table's stored costs (costTag); 0 stores none.
-	costSalt  uint64
-	noCostTT  bool        // never take a cost from the table or the cost cache (tests)
-	costCache []costEntry // moveCosts' cost cache, made on first use
+	aspFails uint64
 	// pricedNodes counts the nodes of the last search that priced all
 	// their moves at once (Coster.Costs).
 	pricedNodes uint64
-	noise       bayesNoise // leaf noise of the Bayesian search's simulations (engine/bayes_noise.go)
-	// FullWidth turns depth mode's plausible-move generator off (every
-	// legal move at every depth, no stand pat; DepthFullWidth).
-	FullWidth bool
+}
+
+// switches turn parts of the search off or back to an earlier form, for
+// tests, tuning and benchmarks.
+type switches struct {
+	// noNull and noExtensions turn depth mode's null move and extensions
+	// off.
+	noNull, noExtensions bool
+	// eagerCosts prices every move of a node before searching any, as
+	// the search did before lazy pricing (benchmarks compare the two).
+	eagerCosts bool
+	noCostTT   bool // never take a cost from the table or the cost cache (tests)
 }
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	s := &Searcher{TT: NewTT(hashMB), Coster: c, mateHooks: newMateHooks(), qopts: defaultQOpts(), sopts: defaultSOpts()}
+	s := &Searcher{tt: newTransTable(hashMB), settings: settings{Coster: c, qopts: defaultQOpts(), sopts: defaultSOpts()}, mateHooks: newMateHooks()}
 	s.ctl = &s.ownCtl
 	return s
 }
@@ -193,8 +213,8 @@ func NewSearcher(hashMB int, c Coster) *Searcher {
 // is left alone.
 func (s *Searcher) NewGame() {
 	s.Wait()
-	if s.TT.Used() {
-		s.TT.Clear()
+	if s.tt.Used() {
+		s.tt.Clear()
 	}
 	s.history = [kifu.PieceNB][kifu.SquareNB]int32{}
 	if s.Mate != nil {

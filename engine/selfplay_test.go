@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -89,7 +90,7 @@ func TestSelfPlay(t *testing.T) {
 					break
 				}
 				s := players[pos.SideToMove()]
-				soft, hard := PlanTime(Clock{Byoyomi: byo}, pos.SideToMove(), pos.MoveNumber(), defaultOverhead)
+				soft, hard := planTime(usiClock{Byoyomi: byo}, pos.SideToMove(), pos.MoveNumber(), defaultOverhead)
 				began := time.Now()
 				res := s.Search(pos, Limits{Soft: soft, Hard: hard}, nil)
 				took := time.Since(began)
@@ -109,7 +110,7 @@ func TestSelfPlay(t *testing.T) {
 						t.Errorf("game %d ply %d: declared a win that is not there", gi, ply)
 					}
 					o.end = "declaration"
-				case res.Move == kifu.MoveNone || res.Score <= -MateInMaxPly:
+				case res.Move == kifu.MoveNone || res.Score <= -eval.MateInMaxPly:
 					o.end = "resign/mate"
 				}
 				if o.end != "" {

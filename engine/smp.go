@@ -53,7 +53,7 @@ func (s *Searcher) startHelpers(pos *kifu.Position, maxBudget int) {
 	st := &s.smp
 	s.Wait()
 	for len(st.helpers) < n {
-		h := &Searcher{TT: s.TT, helper: true,
+		h := &Searcher{tt: s.tt, helper: true,
 			mateHooks: mateHooks{Mate: mate.NewSolver(helperMateMB)}}
 		h.ctl = &h.ownCtl
 		st.helpers = append(st.helpers, h)
@@ -65,7 +65,7 @@ func (s *Searcher) startHelpers(pos *kifu.Position, maxBudget int) {
 			break
 		}
 		h.Coster, h.Mode, h.CRA, h.eagerCosts = c, s.Mode, s.CRA, s.eagerCosts
-		h.Eval = s.Eval // the static evaluation (engine/evallearned.go)
+		h.Eval = s.Eval // the static evaluation (engine/evalkind.go)
 		h.noNull, h.noExtensions, h.noThreat = s.noNull, s.noExtensions, s.noThreat
 		h.noise = s.noise // a Bayesian simulation's helpers see its leaf noise and table salt
 		h.Threats = s.Threats
@@ -128,10 +128,10 @@ func cloneCoster(c Coster) (Coster, bool) {
 	switch c := c.(type) {
 	case nil:
 		return nil, true
-	case *TableCoster:
+	case *tableCoster:
 		d := *c
 		return &d, true
-	case *ModelCoster:
+	case *modelCoster:
 		return c.clone(), true
 	case interface{ Clone() Coster }:
 		return c.Clone(), true

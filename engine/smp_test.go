@@ -139,14 +139,14 @@ func TestHelperSettings(t *testing.T) {
 	s.Mode = ModeDepth
 	s.FullWidth = true
 	s.QEscapePlies, s.QLosingPlies = 3, 2
-	s.NullMoveRP = !DefaultNullMoveRP
+	s.NullMoveRP = !defaultNullMoveRP
 	s.QCheckPlies = 1
 	s.NodeMatePlies, s.dfpnBudget, s.threeBudget = 1, 900, 700
 	s.NodeMateNodes = 77
-	s.Threats = DefaultThreatOptions(ThreatQSearch)
-	s.Eval = EvalLearned
+	s.Threats = defaultThreatOptions(threatQSearch)
+	s.Eval = evalLearned
 	s.Draw = -123
-	s.EnteringKing = EnteringKingRule(1)
+	s.EnteringKing = kifu.EnteringKingRule(1)
 	pos, err := kifu.ParseSFEN(benchPositions[0].sfen)
 	if err != nil {
 		t.Fatal(err)
@@ -164,11 +164,11 @@ func TestHelperSettings(t *testing.T) {
 		so                      sopts
 		plies, dfpn, three      int
 		nodeMate                uint64
-		threats                 ThreatOptions
+		threats                 threatOptions
 		noNull, noExt, noThreat bool
-		eval                    EvalKind
+		eval                    evalKind
 		draw                    Value
-		entering                EnteringKingRule
+		entering                kifu.EnteringKingRule
 	}
 	get := func(x *Searcher) settings {
 		return settings{x.Mode, x.FullWidth, x.qopts, x.sopts, x.NodeMatePlies, x.dfpnBudget, x.threeBudget, x.NodeMateNodes,
@@ -187,7 +187,7 @@ func TestHelperSettings(t *testing.T) {
 // identity: helpers priced with another model and could not use the main
 // thread's costs.)
 func TestCloneModelCoster(t *testing.T) {
-	c := NewModelCoster(nil)
+	c := newModelCoster(nil)
 	d, ok := cloneCoster(c)
 	if !ok {
 		t.Fatal("the model coster cannot be cloned")

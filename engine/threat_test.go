@@ -6,18 +6,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// threatOffGolden are the best move, nodes and score of the search
-// without threat stacks (main at 5817774, before the hooks were merged, with lazy pricing;
+// searchSignature is the engine's node-count signature: the best move,
+// nodes and score of the search without threat stacks (main at 5817774, before the hooks were merged, with lazy pricing;
 // re-recorded with issue 16's new defaults: quick interior mate tests,
 // losing captures in quiescence, the paper's leaf test; the realization
 // mode's nodes re-recorded with Aspiration 50, session 6) on the bench
 // positions, each search bounded by its iteration (and a node cap it
 // does not reach). Another change to the search changes them: re-record
 // them from that change's search with the hooks off.
-var threatOffGolden = []struct {
+var searchSignature = []struct {
 	mode   Mode
 	name   string
 	move   string
@@ -35,15 +36,17 @@ var threatOffGolden = []struct {
 	{ModeDepth, "endgame", "6f6g", 22411, 2752, 400},
 }
 
-// TestThreatOffBitIdentical: ThreatStacks=off (with every rule's switch
-// on) searches exactly as the engine did before the threat stacks: the
-// same move, score and node count in both modes.
-func TestThreatOffBitIdentical(t *testing.T) {
+// TestSearchSignature: the search gives the engine's node-count signature
+// (searchSignature: move, score and node count in both modes) with
+// ThreatStacks=off and every threat rule's switch on, so the threat
+// stacks' hooks change nothing when off. Any change to the search that
+// changes a node count fails it.
+func TestSearchSignature(t *testing.T) {
 	sfens := map[string]string{}
 	for _, bp := range benchPositions {
 		sfens[bp.name] = bp.sfen
 	}
-	for _, g := range threatOffGolden {
+	for _, g := range searchSignature {
 		t.Run(g.mode.String()+"/"+g.name, func(t *testing.T) {
 			if testing.Short() && g.nodes > 20000 {
 				t.Skip("long in -short")
@@ -54,7 +57,7 @@ func TestThreatOffBitIdentical(t *testing.T) {
 			}
 			s := newTestSearcher()
 			s.Mode = g.mode
-			s.Threats = DefaultThreatOptions(ThreatOff)
+			s.Threats = defaultThreatOptions(threatOff)
 			res := s.Search(pos, Limits{MaxBudget: g.budget, Nodes: 1000000}, nil)
 			if res.Move.USI() != g.move || res.Nodes != g.nodes || res.Score != g.score {
 				t.Errorf("got %s, %d nodes, score %d; want %s, %d, %d", res.Move.USI(), res.Nodes, res.Score, g.move, g.nodes, g.score)
@@ -89,14 +92,14 @@ func TestThreatStacksBalance(t *testing.T) {
 				continue
 			}
 			for _, mode := range []Mode{ModeRealization, ModeDepth} {
-				for _, tm := range []ThreatMode{ThreatQSearch, ThreatFull} {
+				for _, tm := range []threatMode{threatQSearch, threatFull} {
 					pos, err := kifu.ParseSFEN(sfen)
 					if err != nil {
 						t.Fatal(err)
 					}
 					s := newTestSearcher()
 					s.Mode = mode
-					s.Threats = DefaultThreatOptions(tm)
+					s.Threats = defaultThreatOptions(tm)
 					res := s.Search(pos, Limits{MaxBudget: 300, Nodes: 20000}, nil)
 					if res.Move != kifu.MoveNone {
 						if ok, why := pos.IsLegal(res.Move); !ok {
@@ -112,7 +115,7 @@ func TestThreatStacksBalance(t *testing.T) {
 					if n := s.ts.stacks.Unbalanced; n != 0 {
 						t.Errorf("game %d ply %d %v/%v: %d pushes or pops out of order", g, i+1, mode, tm, n)
 					}
-					if d := s.ts.stacks.Depth(); tm == ThreatFull && d > 1 {
+					if d := s.ts.stacks.Depth(); tm == threatFull && d > 1 {
 						t.Errorf("game %d ply %d %v/%v: stacks end %d deep, want the root alone", g, i+1, mode, tm, d)
 					}
 				}
@@ -123,7 +126,7 @@ func TestThreatStacksBalance(t *testing.T) {
 
 // leafValue runs the leaf search (quiescence, or the threat quiescence
 // with the threat stacks) on pos with the full window.
-func leafValue(t *testing.T, sfen string, opts ThreatOptions) Value {
+func leafValue(t *testing.T, sfen string, opts threatOptions) Value {
 	t.Helper()
 	pos, err := kifu.ParseSFEN(sfen)
 	if err != nil {
@@ -134,7 +137,7 @@ func leafValue(t *testing.T, sfen string, opts ThreatOptions) Value {
 	s.pos = pos
 	s.ownCtl.reset(Limits{})
 	s.ctl = &s.ownCtl
-	return s.qsearch(0, -InfiniteValue, InfiniteValue, 0)
+	return s.qsearch(0, -eval.InfiniteValue, eval.InfiniteValue, 0)
 }
 
 // TestThreatQSTrappedPiece: Black's lance on 9i is attacked by a pawn
@@ -144,18 +147,18 @@ func leafValue(t *testing.T, sfen string, opts ThreatOptions) Value {
 // it scores the lance (or the exchange) as lost.
 func TestThreatQSTrappedPiece(t *testing.T) {
 	const sfen = "4k4/9/9/9/9/9/1s7/p8/L3K4 b - 1"
-	off := leafValue(t, sfen, ThreatOptions{})
-	tqs := leafValue(t, sfen, DefaultThreatOptions(ThreatQSearch))
+	off := leafValue(t, sfen, threatOptions{})
+	tqs := leafValue(t, sfen, defaultThreatOptions(threatQSearch))
 	if tqs > off-150 {
 		t.Errorf("threat quiescence %d, quiescence %d: want the threatened lance counted (at least 150 lower)", tqs, off)
 	}
 }
 
-// TestThreatOptionsUSI: the USI options reach ThreatOptions.
+// TestThreatOptionsUSI: the USI options reach threatOptions.
 func TestThreatOptionsUSI(t *testing.T) {
 	o := newOptions()
-	if got := o.threatOptions(); got != DefaultThreatOptions(ThreatOff) {
-		t.Errorf("defaults %+v, want %+v", got, DefaultThreatOptions(ThreatOff))
+	if got := o.threatOptions(); got != defaultThreatOptions(threatOff) {
+		t.Errorf("defaults %+v, want %+v", got, defaultThreatOptions(threatOff))
 	}
 	for _, kv := range [][2]string{{"ThreatStacks", "full"}, {"ThreatPruneIdle", "false"}, {"ThreatPruneMargin", "3"},
 		{"ThreatQSWide", "true"}, {"ThreatHorizonScale", "50"}, {"ThreatQSCheckPlies", "4"}} {
@@ -163,7 +166,7 @@ func TestThreatOptionsUSI(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := DefaultThreatOptions(ThreatFull)
+	want := defaultThreatOptions(threatFull)
 	want.PruneIdle, want.PruneMargin, want.QSWide, want.HorizonScale = false, 3, true, 50
 	want.QSCheckPlies = 4
 	if got := o.threatOptions(); got != want {
@@ -185,17 +188,17 @@ func TestThreatHorizonSpiteCheck(t *testing.T) {
 	const sfen = "6k1S/7pg/9/9/9/9/9/9/4K4 b 2P 1"
 	for _, mode := range []Mode{ModeDepth, ModeRealization} {
 		var score [2]Value
-		for i, tm := range []ThreatMode{ThreatOff, ThreatFull} {
+		for i, tm := range []threatMode{threatOff, threatFull} {
 			pos, err := kifu.ParseSFEN(sfen)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := newTestSearcher()
 			s.Mode = mode
-			s.Threats = DefaultThreatOptions(tm)
+			s.Threats = defaultThreatOptions(tm)
 			res := s.Search(pos, Limits{MaxBudget: 200, Nodes: 200000}, nil)
 			score[i] = res.Score
-			if tm == ThreatOff && (len(res.PV) == 0 || res.PV[0].USI() != "P*3b") {
+			if tm == threatOff && (len(res.PV) == 0 || res.PV[0].USI() != "P*3b") {
 				t.Errorf("%v off: PV %v, want the spite check P*3b first", mode, res.PV)
 			}
 		}
@@ -211,7 +214,7 @@ func TestThreatHorizonSpiteCheck(t *testing.T) {
 // children, so the rate is the cost of the analysis per node.
 func BenchmarkThreatSearch(b *testing.B) {
 	for _, mode := range []Mode{ModeRealization, ModeDepth} {
-		for _, tm := range []ThreatMode{ThreatOff, ThreatQSearch, ThreatFull} {
+		for _, tm := range []threatMode{threatOff, threatQSearch, threatFull} {
 			b.Run(mode.String()+"/"+tm.String(), func(b *testing.B) {
 				var pos []*kifu.Position
 				for _, bp := range benchPositions {
@@ -223,7 +226,7 @@ func BenchmarkThreatSearch(b *testing.B) {
 				}
 				s := newTestSearcher()
 				s.Mode = mode
-				s.Threats = DefaultThreatOptions(tm)
+				s.Threats = defaultThreatOptions(tm)
 				b.ReportAllocs()
 				var nodes uint64
 				cpu0, cpuOK := processCPU()
@@ -258,7 +261,7 @@ func BenchmarkThreatSearch(b *testing.B) {
 //	go test ./engine -run X -bench ThreatCost -benchtime 5x
 func BenchmarkThreatCost(b *testing.B) {
 	for _, mode := range []Mode{ModeRealization, ModeDepth} {
-		for _, tm := range []ThreatMode{ThreatQSearch, ThreatFull} {
+		for _, tm := range []threatMode{threatQSearch, threatFull} {
 			b.Run(mode.String()+"/"+tm.String(), func(b *testing.B) {
 				var pos []*kifu.Position
 				for _, bp := range benchPositions {
@@ -272,10 +275,10 @@ func BenchmarkThreatCost(b *testing.B) {
 					b.Skip("no CPU time on this platform")
 				}
 				var ss [2]*Searcher
-				for i, m := range []ThreatMode{ThreatOff, tm} {
+				for i, m := range []threatMode{threatOff, tm} {
 					ss[i] = newTestSearcher()
 					ss[i].Mode = mode
-					ss[i].Threats = DefaultThreatOptions(m)
+					ss[i].Threats = defaultThreatOptions(m)
 				}
 				var nodes [2]uint64
 				var cpu [2]time.Duration

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/threat"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -27,19 +28,19 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 		s.seldepth = ply
 	}
 	pos := s.pos
-	if ply >= MaxPly || qply >= max(s.Threats.QSPly, 1) {
+	if ply >= eval.MaxPly || qply >= max(s.Threats.QSPly, 1) {
 		return s.evaluate()
 	}
 	us := pos.SideToMove()
 	them := us.Opp()
 	var moves []kifu.Move
-	best := -InfiniteValue
+	best := -eval.InfiniteValue
 	defending := false
 	var target threat.Threat
 	if pos.InCheck() {
 		moves = pos.GenerateMoves(kifu.Evasions, f.moves[:0])
 		if len(moves) == 0 {
-			return MatedIn(ply)
+			return eval.MatedIn(ply)
 		}
 	} else {
 		// The threats are analysed here, not by the parent before it
@@ -77,7 +78,7 @@ func (s *Searcher) threatQS(ply int, alpha, beta Value, qply int) Value {
 	for i, m := range moves {
 		sc := int32(0)
 		if m.IsCapture() {
-			sc = int32(boardValue[m.Captured().Type()])*8 - int32(boardValue[m.Piece().Type()])/16
+			sc = int32(eval.PieceValue(m.Captured().Type()))*8 - int32(eval.PieceValue(m.Piece().Type()))/16
 		}
 		if m.IsPromotion() {
 			sc += 300

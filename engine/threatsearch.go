@@ -3,45 +3,46 @@ package engine
 import (
 	"strings"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/threat"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// ThreatMode says how the search uses Grimbergen's threat stacks
+// threatMode says how the search uses Grimbergen's threat stacks
 // (engine/threat; "Threat stacks to guide pruning and search extensions
 // in shogi", 2003).
-type ThreatMode uint8
+type threatMode uint8
 
 // Threat modes.
 const (
-	// ThreatOff is the search without threat stacks.
-	ThreatOff ThreatMode = iota
-	// ThreatQSearch replaces the quiescence search at the leaves by the
+	// threatOff is the search without threat stacks.
+	threatOff threatMode = iota
+	// threatQSearch replaces the quiescence search at the leaves by the
 	// threat quiescence search (§3.2).
-	ThreatQSearch
-	// ThreatFull adds the three pruning rules (§3.3) and the horizon
+	threatQSearch
+	// threatFull adds the three pruning rules (§3.3) and the horizon
 	// moves (§3.4): the paper's program.
-	ThreatFull
+	threatFull
 )
 
 var threatModeNames = [...]string{"off", "qsearch", "full"}
 
-func (m ThreatMode) String() string { return threatModeNames[m] }
+func (m threatMode) String() string { return threatModeNames[m] }
 
-// ParseThreatMode returns the mode named s ("off", "qsearch", "full").
-func ParseThreatMode(s string) (ThreatMode, bool) {
+// parseThreatMode returns the mode named s ("off", "qsearch", "full").
+func parseThreatMode(s string) (threatMode, bool) {
 	for i, n := range threatModeNames {
 		if strings.EqualFold(s, n) {
-			return ThreatMode(i), true
+			return threatMode(i), true
 		}
 	}
-	return ThreatOff, false
+	return threatOff, false
 }
 
-// ThreatOptions configure the threat stacks. The zero value is off.
-type ThreatOptions struct {
-	Mode ThreatMode
-	// The rules of ThreatFull, each of which can be turned off for the
+// threatOptions configure the threat stacks. The zero value is off.
+type threatOptions struct {
+	Mode threatMode
+	// The rules of threatFull, each of which can be turned off for the
 	// ablations: drop sacrifices one move before the nominal depth
 	// (PruneSacrifices; checking sacrifices too with PruneChecks), make
 	// a leaf of a node with more strong threats than remaining plies plus
@@ -67,18 +68,18 @@ type ThreatOptions struct {
 	DefendScale int
 }
 
-// DefaultThreatOptions returns the options of mode with every rule on and
+// defaultThreatOptions returns the options of mode with every rule on and
 // the design's thresholds.
-func DefaultThreatOptions(mode ThreatMode) ThreatOptions {
-	return ThreatOptions{Mode: mode, PruneSacrifices: true, PruneCount: true, PruneIdle: true, Horizon: true,
-		PruneMargin: 2, HorizonScale: 100, StrongOpening: 90, StrongEndgame: 400, QSPly: 16, DefendScale: 100, QSCheckPlies: DefaultThreatQSCheckPlies}
+func defaultThreatOptions(mode threatMode) threatOptions {
+	return threatOptions{Mode: mode, PruneSacrifices: true, PruneCount: true, PruneIdle: true, Horizon: true,
+		PruneMargin: 2, HorizonScale: 100, StrongOpening: 90, StrongEndgame: 400, QSPly: 16, DefendScale: 100, QSCheckPlies: defaultThreatQSCheckPlies}
 }
 
-// DefaultThreatQSCheckPlies is the default of ThreatOptions.QSCheckPlies.
-const DefaultThreatQSCheckPlies = 1
+// defaultThreatQSCheckPlies is the default of threatOptions.QSCheckPlies.
+const defaultThreatQSCheckPlies = 1
 
-// ThreatStats count what the threat stacks did in the last search.
-type ThreatStats struct {
+// threatCounts count what the threat stacks did in the last search.
+type threatCounts struct {
 	Analyses                     uint64 // positions analysed
 	QNodes                       uint64 // threat quiescence nodes
 	Sacrifices, Counts, Idle     uint64 // moves or nodes pruned by rules 1, 2 and 3
@@ -98,22 +99,14 @@ type hflag struct {
 // threatSearch is the searcher's threat state, made on first use.
 type threatSearch struct {
 	stacks threat.Stacks
-	hflag  [MaxPly + 2]hflag
+	hflag  [eval.MaxPly + 2]hflag
 	// searched counts the moves searched at each ply of the main search
 	// (a node's first move is never pruned); see holds the SEE of the
 	// move being tried at each ply (seeKnown when computed).
-	searched [MaxPly + 2]int
-	see      [MaxPly + 2]int
-	seeKnown [MaxPly + 2]bool
-	stats    ThreatStats
-}
-
-// ThreatStats returns the counters of the last search.
-func (s *Searcher) ThreatStats() ThreatStats {
-	if s.ts == nil {
-		return ThreatStats{}
-	}
-	return s.ts.stats
+	searched [eval.MaxPly + 2]int
+	see      [eval.MaxPly + 2]int
+	seeKnown [eval.MaxPly + 2]bool
+	stats    threatCounts
 }
 
 // threatCacheBits sizes the cache of analysed positions (2^bits
@@ -145,17 +138,17 @@ func (s *Searcher) threatFrame(ply int) *threat.Set {
 
 // threatNode is the hook at the entry of a main-search node (after the
 // table and the mate search): at the root it resets the state; in
-// ThreatFull it analyses the node and applies rule 2 (more strong
+// threatFull it analyses the node and applies rule 2 (more strong
 // threats than plies left: the node becomes a leaf of the threat
 // quiescence search).
 func (s *Searcher) threatNode(ply, budget int, alpha, beta Value, inCheck bool) (Value, bool) {
 	ts := s.threat()
 	if ply == 0 {
-		ts.stats = ThreatStats{}
+		ts.stats = threatCounts{}
 		ts.stacks.Reset()
 		ts.hflag[0] = hflag{}
 	}
-	if s.Threats.Mode != ThreatFull {
+	if s.Threats.Mode != threatFull {
 		return 0, false
 	}
 	ts.searched[ply] = 0
@@ -172,7 +165,7 @@ func (s *Searcher) threatNode(ply, budget int, alpha, beta Value, inCheck bool) 
 }
 
 // threatSkip is the hook before a move of the main search is made
-// (ThreatFull): rule 1 drops a sacrifice (SEE < 0) whose child is a leaf.
+// (threatFull): rule 1 drops a sacrifice (SEE < 0) whose child is a leaf.
 // It also computes the move's SEE for the horizon test when the node
 // holds a strong threat.
 //
@@ -192,7 +185,7 @@ func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, 
 		return false
 	}
 	ts.see[ply], ts.seeKnown[ply] = ts.stacks.Analyzer.SEE(s.pos, m), true
-	if !s.Threats.PruneSacrifices || ts.searched[ply] == 0 || best <= -MateInMaxPly || m == ttMove || ts.see[ply] >= 0 ||
+	if !s.Threats.PruneSacrifices || ts.searched[ply] == 0 || best <= -eval.MateInMaxPly || m == ttMove || ts.see[ply] >= 0 ||
 		budget-int(cost) > 0 {
 		return false
 	}
@@ -204,7 +197,7 @@ func (s *Searcher) threatSkip(ply, budget int, cost int32, m, ttMove kifu.Move, 
 }
 
 // threatChild is the hook after a move m of the main search is made
-// (ThreatFull): it pushes the child's threats, carries the horizon flag
+// (threatFull): it pushes the child's threats, carries the horizon flag
 // down or sets it, and applies rule 3 (an idle move under a strong
 // threat). It returns true when m is pruned; the caller then takes m back
 // and goes on.
@@ -228,7 +221,7 @@ func (s *Searcher) threatChild(ply int, m, ttMove kifu.Move, inCheck bool, best 
 			}
 		}
 	}
-	if s.Threats.PruneIdle && ts.searched[ply] > 0 && best > -MateInMaxPly && m != ttMove &&
+	if s.Threats.PruneIdle && ts.searched[ply] > 0 && best > -eval.MateInMaxPly && m != ttMove &&
 		!executes(f, us, m, s.pos.InCheck()) && !resolves(f, cf, them) && !introducesBelow(f, cf, us, threat.CheckValue+1) {
 		ts.stats.Idle++
 		ts.stacks.Pop(ply + 1)
@@ -240,7 +233,7 @@ func (s *Searcher) threatChild(ply int, m, ttMove kifu.Move, inCheck bool, best 
 
 // threatPop is the hook after a move of the main search is taken back.
 func (s *Searcher) threatPop(ply int) {
-	if s.ts != nil && s.Threats.Mode == ThreatFull {
+	if s.ts != nil && s.Threats.Mode == threatFull {
 		s.ts.stacks.Pop(ply + 1)
 	}
 }
@@ -295,12 +288,12 @@ func introducesBelow(f, cf *threat.Set, us kifu.Color, limit int16) bool {
 }
 
 // threatLeaf replaces the quiescence search at a leaf of the main search
-// (the nominal depth): in ThreatFull, a leaf below a potential horizon
+// (the nominal depth): in threatFull, a leaf below a potential horizon
 // move whose threat is still there scores the threat as executed;
 // otherwise the threat quiescence search runs.
 func (s *Searcher) threatLeaf(ply int, alpha, beta Value) Value {
 	ts := s.threat()
-	if s.Threats.Mode == ThreatFull && s.Threats.Horizon && ply < len(ts.hflag) {
+	if s.Threats.Mode == threatFull && s.Threats.Horizon && ply < len(ts.hflag) {
 		if h := ts.hflag[ply]; h.on && !s.pos.InCheck() && s.threatFrame(ply).Has(h.mover.Opp(), h.id) {
 			ts.stats.HorizonScored++
 			s.stack[ply].pvLen = 0
@@ -316,9 +309,9 @@ func (s *Searcher) threatLeaf(ply int, alpha, beta Value) Value {
 }
 
 // threatOptions returns the Threat* USI options.
-func (o *options) threatOptions() ThreatOptions {
-	mode, _ := ParseThreatMode(o.find("ThreatStacks").value)
-	return ThreatOptions{
+func (o *options) threatOptions() threatOptions {
+	mode, _ := parseThreatMode(o.find("ThreatStacks").value)
+	return threatOptions{
 		Mode:            mode,
 		PruneSacrifices: o.bool("ThreatPruneSacrifices"),
 		PruneChecks:     o.bool("ThreatPruneChecks"),

@@ -7,8 +7,8 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// Clock is the time situation given by a USI "go" command.
-type Clock struct {
+// usiClock is the time situation given by a USI "go" command.
+type usiClock struct {
 	Time     [kifu.ColorNB]time.Duration // remaining main time (btime, wtime)
 	Inc      [kifu.ColorNB]time.Duration // Fischer increment (binc, winc)
 	Byoyomi  time.Duration               // per-move time once main time is gone
@@ -16,9 +16,9 @@ type Clock struct {
 }
 
 // IsZero reports whether the clock gives no time limit at all.
-func (c Clock) IsZero() bool { return c == Clock{} }
+func (c usiClock) IsZero() bool { return c == usiClock{} }
 
-// PlanTime returns the soft limit (no new iteration after it) and the hard
+// planTime returns the soft limit (no new iteration after it) and the hard
 // limit (stop at once) for a move of side us at game ply ply. overhead is
 // kept in reserve for communication and process scheduling; the plan
 // never uses time the clock does not have:
@@ -34,7 +34,7 @@ func (c Clock) IsZero() bool { return c == Clock{} }
 //     a quarter of the main time plus the byoyomi/increment.
 //
 // A zero Clock gives no limits (0, 0).
-func PlanTime(c Clock, us kifu.Color, ply int, overhead time.Duration) (soft, hard time.Duration) {
+func planTime(c usiClock, us kifu.Color, ply int, overhead time.Duration) (soft, hard time.Duration) {
 	const minTime = 2 * time.Millisecond
 	floor := func(d time.Duration) time.Duration { return max(d, minTime) }
 	switch {
@@ -93,7 +93,7 @@ func (sc *iterSchedule) end(nodes uint64, budget int) {
 
 // growth returns the estimated factor by which an iteration's cost grows
 // per HalfCost of budget: measured on the nodes of the last two
-// iterations, sqrt(5) (the factor 5 per BudgetStep that iterations of
+// iterations, sqrt(5) (the factor 5 per budgetStep that iterations of
 // the realization search show) before there are two, clamped to
 // [1.2, 10].
 func (sc *iterSchedule) growth() float64 {
@@ -119,9 +119,9 @@ func (sc *iterSchedule) estimateNodes(step int) float64 {
 // nextStep returns the budget step to the next iteration after the one of
 // budget that has just finished, and false if none should start. Without
 // a time limit (or while pondering) it is the mode's step. With one, the
-// realization mode steps by HalfCost instead of BudgetStep when the
-// iteration at BudgetStep is not expected to end before the hard limit
-// (an iteration costs about 5 times the last per BudgetStep); and when
+// realization mode steps by HalfCost instead of budgetStep when the
+// iteration at budgetStep is not expected to end before the hard limit
+// (an iteration costs about 5 times the last per budgetStep); and when
 // even the smaller step is not expected to end in time, no iteration
 // starts unless the time left would be lost anyway (a byoyomi or
 // movetime search, whose soft and hard limits are the same: there the

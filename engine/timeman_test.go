@@ -14,24 +14,24 @@ func TestPlanTime(t *testing.T) {
 	const ms = time.Millisecond
 	cases := []struct {
 		name       string
-		c          Clock
+		c          usiClock
 		overhead   time.Duration
 		soft, hard time.Duration
 	}{
-		{"none", Clock{}, 30 * ms, 0, 0},
-		{"movetime", Clock{MoveTime: time.Second}, 30 * ms, 970 * ms, 970 * ms},
+		{"none", usiClock{}, 30 * ms, 0, 0},
+		{"movetime", usiClock{MoveTime: time.Second}, 30 * ms, 970 * ms, 970 * ms},
 		// Unused byoyomi is lost: both limits are all of it but the margin.
-		{"byoyomi 100", Clock{Byoyomi: 100 * ms}, 30 * ms, 70 * ms, 70 * ms},
-		{"byoyomi 200", Clock{Byoyomi: 200 * ms}, 30 * ms, 170 * ms, 170 * ms},
-		{"byoyomi 1s", Clock{Byoyomi: time.Second}, 30 * ms, 970 * ms, 970 * ms},
-		{"byoyomi below the margin", Clock{Byoyomi: 10 * ms}, 30 * ms, 2 * ms, 2 * ms},
-		{"main time", Clock{Time: [kifu.ColorNB]time.Duration{60 * time.Second, 60 * time.Second}}, 30 * ms, time.Second, 4 * time.Second},
-		{"main time and byoyomi", Clock{Time: [kifu.ColorNB]time.Duration{10 * time.Second, 0}, Byoyomi: time.Second}, 30 * ms,
+		{"byoyomi 100", usiClock{Byoyomi: 100 * ms}, 30 * ms, 70 * ms, 70 * ms},
+		{"byoyomi 200", usiClock{Byoyomi: 200 * ms}, 30 * ms, 170 * ms, 170 * ms},
+		{"byoyomi 1s", usiClock{Byoyomi: time.Second}, 30 * ms, 970 * ms, 970 * ms},
+		{"byoyomi below the margin", usiClock{Byoyomi: 10 * ms}, 30 * ms, 2 * ms, 2 * ms},
+		{"main time", usiClock{Time: [kifu.ColorNB]time.Duration{60 * time.Second, 60 * time.Second}}, 30 * ms, time.Second, 4 * time.Second},
+		{"main time and byoyomi", usiClock{Time: [kifu.ColorNB]time.Duration{10 * time.Second, 0}, Byoyomi: time.Second}, 30 * ms,
 			10*time.Second/60 + 750*ms, 3500 * ms}, // a quarter of the main time and the byoyomi
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			soft, hard := PlanTime(tc.c, kifu.Black, 0, tc.overhead)
+			soft, hard := planTime(tc.c, kifu.Black, 0, tc.overhead)
 			if soft != tc.soft || hard != tc.hard {
 				t.Errorf("PlanTime = %v, %v; want %v, %v", soft, hard, tc.soft, tc.hard)
 			}
@@ -53,8 +53,8 @@ func TestNextStep(t *testing.T) {
 		step       int
 		ok         bool
 	}{
-		{"no limit", 0, 0, time.Second, BudgetStep, true},
-		{"fits", 2 * time.Second, 2 * time.Second, 10 * ms, BudgetStep, true},
+		{"no limit", 0, 0, time.Second, budgetStep, true},
+		{"fits", 2 * time.Second, 2 * time.Second, 10 * ms, budgetStep, true},
 		{"half step fits", 100 * ms, 100 * ms, 30 * ms, HalfCost, true},
 		{"nothing fits, main time", 50 * ms, 100 * ms, 60 * ms, HalfCost, false},
 		{"nothing fits, byoyomi", 100 * ms, 100 * ms, 60 * ms, HalfCost, true},
@@ -88,7 +88,7 @@ func TestUnfinishedIteration(t *testing.T) {
 		s := newTestSearcher()
 		var infos []Info
 		res := s.Search(pos, Limits{Soft: 300 * time.Millisecond, Hard: 300 * time.Millisecond}, func(i Info) { infos = append(infos, i) })
-		if len(infos) == 0 || infos[len(infos)-1].Bound != BoundLower {
+		if len(infos) == 0 || infos[len(infos)-1].ttBound != boundLower {
 			// No iteration finished, or the cut came before the next
 			// one's first root move was searched: a loaded machine.
 			if attempt < 5 {
@@ -157,9 +157,9 @@ func TestUSIByoyomiTimeUse(t *testing.T) {
 }
 
 // TestNextStepNodes: under a node limit without a clock, NodeLimitStep
-// halves the step when the next iteration at BudgetStep is not expected
+// halves the step when the next iteration at budgetStep is not expected
 // to end within the nodes left, and always starts it; without the option,
-// or with nodes enough, the step is BudgetStep. A node-limited search
+// or with nodes enough, the step is budgetStep. A node-limited search
 // with the option then finishes an iteration between the usual ones.
 func TestNextStepNodes(t *testing.T) {
 	cases := []struct {
@@ -168,10 +168,10 @@ func TestNextStepNodes(t *testing.T) {
 		on    bool
 		step  int
 	}{
-		{"no limit", 0, true, BudgetStep},
-		{"fits", 100000, true, BudgetStep},
+		{"no limit", 0, true, budgetStep},
+		{"fits", 100000, true, budgetStep},
 		{"half step", 20000, true, HalfCost},
-		{"half step, option off", 20000, false, BudgetStep},
+		{"half step, option off", 20000, false, budgetStep},
 		{"nothing fits", 6000, true, HalfCost},
 	}
 	for _, tc := range cases {
@@ -198,7 +198,7 @@ func TestNextStepNodes(t *testing.T) {
 		s.NodeHalfStep = on
 		half := false
 		s.Search(pos, Limits{Nodes: 60000}, func(i Info) {
-			half = half || i.Bound == BoundExact && i.Budget%BudgetStep == 0
+			half = half || i.ttBound == boundExact && i.Budget%budgetStep == 0
 		})
 		if half != on {
 			t.Errorf("NodeLimitStep %v: an iteration at a half step %v", on, half)

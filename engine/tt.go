@@ -5,30 +5,31 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// Bound says how a stored value relates to the true value.
-type Bound uint8
+// ttBound says how a stored value relates to the true value.
+type ttBound uint8
 
 // Bounds.
 const (
-	BoundNone  Bound = 0
-	BoundUpper Bound = 1 // value <= stored (fail low)
-	BoundLower Bound = 2 // value >= stored (fail high)
-	BoundExact Bound = BoundUpper | BoundLower
+	boundNone  ttBound = 0
+	boundUpper ttBound = 1 // value <= stored (fail low)
+	boundLower ttBound = 2 // value >= stored (fail high)
+	boundExact ttBound = boundUpper | boundLower
 )
 
 // boundOf returns the bound that a fail-soft search's best value gives,
 // searched in the window (alpha, beta).
-func boundOf(best, alpha, beta Value) Bound {
+func boundOf(best, alpha, beta Value) ttBound {
 	switch {
 	case best >= beta:
-		return BoundLower
+		return boundLower
 	case best > alpha:
-		return BoundExact
+		return boundExact
 	}
-	return BoundUpper
+	return boundUpper
 }
 
 // ttEntry is what one slot of the transposition table holds, decoded.
@@ -59,7 +60,7 @@ type ttEntry struct {
 // with the cost.
 const (
 	costTagBits = 29
-	costBits    = 11 // cost + 1 <= MaxCost + 1 < 1<<costBits
+	costBits    = 11 // cost + 1 <= maxCost + 1 < 1<<costBits
 )
 
 // moveCost returns the stored cost of the entry's move and true when it
@@ -75,7 +76,7 @@ func (e *ttEntry) moveCost(tag uint32) (int32, bool) {
 
 // setCost makes the entry hold cost c with tag (c < 0: none).
 func (e *ttEntry) setCost(c int32, tag uint32) {
-	if c < 0 || c > MaxCost {
+	if c < 0 || c > maxCost {
 		e.eval, e.tagHi = 0, 0
 		return
 	}
@@ -122,26 +123,26 @@ const clusterSize = 4
 
 type ttCluster [clusterSize]ttSlot
 
-// TT is a transposition table of 4-entry clusters (64 bytes each),
+// transTable is a transposition table of 4-entry clusters (64 bytes each),
 // replaced by budget and age. The threads of one search may probe and
 // store at once (ttSlot); NewSearch, Clear and Resize need it idle.
-type TT struct {
+type transTable struct {
 	clusters []ttCluster
 	mask     uint64
 	gen      uint8
 	used     bool // a search ran since the table was allocated or cleared
 }
 
-// NewTT returns a table of about mb megabytes (rounded down to a power of
+// newTransTable returns a table of about mb megabytes (rounded down to a power of
 // two number of clusters, at least one).
-func NewTT(mb int) *TT {
-	t := &TT{}
+func newTransTable(mb int) *transTable {
+	t := &transTable{}
 	t.Resize(mb)
 	return t
 }
 
 // Resize reallocates the table to about mb megabytes, clearing it.
-func (t *TT) Resize(mb int) {
+func (t *transTable) Resize(mb int) {
 	n := uint64(max(mb, 1)) << 20 / 64
 	n = 1 << (63 - bits.LeadingZeros64(n))
 	t.clusters = nil // the old table may go before the new one comes
@@ -152,11 +153,11 @@ func (t *TT) Resize(mb int) {
 }
 
 // SizeMB returns the size of the table in megabytes.
-func (t *TT) SizeMB() int { return len(t.clusters) * int(unsafe.Sizeof(ttCluster{})) >> 20 }
+func (t *transTable) SizeMB() int { return len(t.clusters) * int(unsafe.Sizeof(ttCluster{})) >> 20 }
 
 // Clear empties the table (a multi-gigabyte table takes seconds: see
 // Used).
-func (t *TT) Clear() {
+func (t *transTable) Clear() {
 	clear(t.clusters)
 	t.gen = 0
 	t.used = false
@@ -164,16 +165,16 @@ func (t *TT) Clear() {
 
 // Used reports whether a search (Searcher.Search) ran since the table was
 // allocated or cleared: an unused table is empty, and need not be cleared.
-func (t *TT) Used() bool { return t.used }
+func (t *transTable) Used() bool { return t.used }
 
 // NewSearch ages the table: entries of earlier searches are replaced first.
-func (t *TT) NewSearch() {
+func (t *transTable) NewSearch() {
 	t.gen = (t.gen + 1) & 63
 	t.used = true
 }
 
 // Probe looks key up. It returns the entry and whether it was found.
-func (t *TT) Probe(key uint64) (e ttEntry, ok bool) {
+func (t *transTable) Probe(key uint64) (e ttEntry, ok bool) {
 	c := &t.clusters[key&t.mask]
 	k := uint32(key >> 32)
 	for i := range c {
@@ -190,7 +191,7 @@ func (t *TT) Probe(key uint64) (e ttEntry, ok bool) {
 
 // Store saves a search result for key, keeping a deeper result of the
 // same position unless this one is exact. (eval is not kept: 0.)
-func (t *TT) Store(key uint64, m kifu.Move16, v Value, eval Value, budget int, b Bound) {
+func (t *transTable) Store(key uint64, m kifu.Move16, v Value, eval Value, budget int, b ttBound) {
 	t.StoreCost(key, m, v, budget, b, -1, 0)
 }
 
@@ -198,7 +199,7 @@ func (t *TT) Store(key uint64, m kifu.Move16, v Value, eval Value, budget int, b
 // the Coster prices it where its prices' context hashes to tag
 // (Searcher.costTag). The cost goes with the move: kept when the old
 // move is kept, dropped when another move without a cost replaces it.
-func (t *TT) StoreCost(key uint64, m kifu.Move16, v Value, budget int, b Bound, cost int32, tag uint32) {
+func (t *transTable) StoreCost(key uint64, m kifu.Move16, v Value, budget int, b ttBound, cost int32, tag uint32) {
 	c := &t.clusters[key&t.mask]
 	k := uint32(key >> 32)
 	var cur [clusterSize]ttEntry
@@ -223,7 +224,7 @@ func (t *TT) StoreCost(key uint64, m kifu.Move16, v Value, budget int, b Bound, 
 		if m == 0 {
 			m = e.move // keep the old best move, and its cost
 		}
-		if b != BoundExact && int(e.budget) > budget+100 && e.genBound>>2 == t.gen {
+		if b != boundExact && int(e.budget) > budget+100 && e.genBound>>2 == t.gen {
 			e.move = m
 			if !keepCost {
 				e.setCost(cost, tag)
@@ -244,14 +245,14 @@ func (t *TT) StoreCost(key uint64, m kifu.Move16, v Value, budget int, b Bound, 
 	c[at].store(n)
 }
 
-func (t *TT) worth(e *ttEntry) int {
+func (t *transTable) worth(e *ttEntry) int {
 	age := int((t.gen - e.genBound>>2) & 63)
 	return int(e.budget) - age*400
 }
 
 // Hashfull returns the permille of used entries of the current
 // generation, sampled over the first 1000 clusters.
-func (t *TT) Hashfull() int {
+func (t *transTable) Hashfull() int {
 	n, used := min(len(t.clusters), 250), 0
 	for i := 0; i < n; i++ {
 		for j := range t.clusters[i] {
@@ -267,9 +268,9 @@ func (t *TT) Hashfull() int {
 // this node" for storage; valueFromTT undoes it.
 func valueToTT(v Value, ply int) Value {
 	switch {
-	case v >= MateInMaxPly:
+	case v >= eval.MateInMaxPly:
 		return v + Value(ply)
-	case v <= -MateInMaxPly:
+	case v <= -eval.MateInMaxPly:
 		return v - Value(ply)
 	}
 	return v
@@ -277,9 +278,9 @@ func valueToTT(v Value, ply int) Value {
 
 func valueFromTT(v Value, ply int) Value {
 	switch {
-	case v >= MateInMaxPly:
+	case v >= eval.MateInMaxPly:
 		return v - Value(ply)
-	case v <= -MateInMaxPly:
+	case v <= -eval.MateInMaxPly:
 		return v + Value(ply)
 	}
 	return v

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/mate"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -27,6 +28,50 @@ type Config struct {
 	// ModelCoster, if set, is offered by Probability=model (the learned
 	// move model, engine/model.go).
 	ModelCoster Coster
+}
+
+// Estimator returns the coster of the Probability option's value name
+// ("category", "per-move" or "model"; DefaultProbability is the
+// engine's default), as the USI loop chooses it: Coster when the one
+// named is not set.
+func (c Config) Estimator(name string) (Coster, error) {
+	switch name {
+	case "category":
+		return c.Coster, nil
+	case "per-move":
+		if c.PerMoveCoster != nil {
+			return c.PerMoveCoster, nil
+		}
+		return c.Coster, nil
+	case "model":
+		if c.ModelCoster != nil {
+			return c.ModelCoster, nil
+		}
+		return c.Coster, nil
+	}
+	return nil, fmt.Errorf("engine: no estimator %q (category, per-move, model)", name)
+}
+
+// NewSearcher returns a searcher with a table of hashMB megabytes, set as
+// the USI loop sets one with the default options changed by settings,
+// each "Name=value" as "setoption name Name value value" (any option,
+// the developer options too: "Probability=category", "RootMateNodes=0"):
+// the engine a GUI plays, for a program that searches positions itself
+// (Searcher.Search with Limits{Nodes: n}, say).
+func (c Config) NewSearcher(hashMB int, settings ...string) (*Searcher, error) {
+	o := newOptions()
+	for _, kv := range settings {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("engine: setting %q: want Name=value", kv)
+		}
+		if err := o.set(name, value); err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+	}
+	s := NewSearcher(hashMB, c.Coster)
+	o.apply(s, c)
+	return s, nil
 }
 
 // maxLine bounds a USI command line: "position startpos moves ..." of a
@@ -131,7 +176,7 @@ type job struct {
 	ponder   bool // a ponder search not hit yet
 	silent   atomic.Bool
 	ctl      *Control // the job's stop (and a search's ponderhit and clock)
-	clock    Clock
+	clock    usiClock
 	us       kifu.Color
 	ply      int
 }
@@ -182,7 +227,7 @@ func (u *usi) handle(line string) (quit bool) {
 	case "usi":
 		u.out.println("id name %s", u.cfg.Name)
 		u.out.println("id author %s", u.cfg.Author)
-		for _, o := range u.opts.list {
+		for _, o := range u.opts.listed() {
 			u.out.println("%s", o.usi())
 		}
 		u.out.println("usiok")
@@ -273,41 +318,28 @@ func (u *usi) prepare(clear bool) *Searcher {
 	}
 	s := u.srch
 	s.Wait() // the helper threads of the last search (Threads) are done with the table
-	s.RootMateNodes = uint64(u.opts.int("RootMateNodes"))
-	s.NodeMateNodes = uint64(u.opts.int("NodeMateNodes"))
-	s.NodeMatePlies = u.opts.int("NodeMatePlies")
-	s.FullWidth = u.opts.bool("DepthFullWidth")
-	s.QEscapePlies, s.QLosingPlies = u.opts.int("QEscapePlies"), u.opts.int("QLosingPlies")
-	s.NullMoveRP = u.opts.bool("NullMove")
-	s.ReverseFutility, s.Futility = u.opts.bool("ReverseFutility"), u.opts.bool("Futility")
-	s.NodeHalfStep = u.opts.bool("NodeLimitStep")
-	s.QCheckPlies = u.opts.int("QCheckPlies")
-	s.QTT, s.Aspiration = u.opts.bool("QSearchTT"), u.opts.int("Aspiration")
-	s.ModelMinBudget, s.CheapCoster = u.opts.int("ModelMinBudget"), nil // cheapNode (engine/movepick.go)
-	if mc, ok := u.cfg.Coster.(MoveCoster); ok {
-		s.CheapCoster = mc
-	}
+	u.opts.apply(s, u.cfg)
 	want := [2]int{u.opts.int("USI_Hash"), u.opts.int("MateHash")}
 	if want != u.tablesFor {
-		held := s.TT.SizeMB() + s.Mate.SizeMB()
+		held := s.tt.SizeMB() + s.Mate.SizeMB()
 		// Free the old tables before making the new ones.
-		s.TT.clusters = nil
+		s.tt.clusters = nil
 		s.Mate.Free()
 		if held >= 256 {
 			debug.FreeOSMemory()
 		}
 		avail := availableMemoryMB()
 		tt, mate := fitTables(want[0], want[1], held, avail)
-		s.TT.Resize(tt)
+		s.tt.Resize(tt)
 		s.Mate.Resize(mate)
 		if tt < want[0] || mate < want[1] {
 			// The sizes made (a table has a power of two of clusters).
 			u.out.println("info string USI_Hash %d MB and MateHash %d MB do not fit in the %d MB of memory available: using %d MB and %d MB",
-				want[0], want[1], avail+held, s.TT.SizeMB(), s.Mate.SizeMB())
+				want[0], want[1], avail+held, s.tt.SizeMB(), s.Mate.SizeMB())
 		}
 		u.tablesFor = want
-	} else if clear && s.TT.Used() {
-		s.TT.Clear()
+	} else if clear && s.tt.Used() {
+		s.tt.Clear()
 	}
 	return s
 }
@@ -363,21 +395,7 @@ func (u *usi) goCmd(args []string) {
 		u.goMate(g.mateTime)
 		return
 	}
-	s := u.searcher()
-	s.Mode = u.opts.mode()
-	s.Coster = u.cfg.Coster
-	if u.opts.find("Probability").value == "per-move" && u.cfg.PerMoveCoster != nil {
-		s.Coster = u.cfg.PerMoveCoster
-	}
-	if u.opts.find("Probability").value == "model" && u.cfg.ModelCoster != nil {
-		s.Coster = u.cfg.ModelCoster
-	}
-	s.CRA = u.opts.craMode() // CRA option (engine/cra.go)
-	s.Threads = u.opts.int("Threads")
-	// Threat stacks (engine/threatsearch.go).
-	s.Threats = u.opts.threatOptions()
-	s.Eval = u.opts.evalKind()
-	u.habits(s) // MultiPV, DrawValue, EnteringKingRule (engine/usihabits.go)
+	s := u.searcher() // set from the options (options.apply)
 	limits := Limits{Nodes: g.nodes, Infinite: g.infinite || g.ponder}
 	limits.MaxBudget = u.opts.int("ThresholdMax") * HalfCost
 	if g.depth > 0 {
@@ -385,7 +403,7 @@ func (u *usi) goCmd(args []string) {
 	}
 	overhead := time.Duration(u.opts.int("MoveOverhead")) * time.Millisecond
 	if !limits.Infinite {
-		limits.Soft, limits.Hard = PlanTime(g.clock, u.pos.SideToMove(), u.pos.MoveNumber(), overhead)
+		limits.Soft, limits.Hard = planTime(g.clock, u.pos.SideToMove(), u.pos.MoveNumber(), overhead)
 	}
 	ctl := NewControl(limits) // the clock starts at go
 	j := u.start(ctl, limits.Infinite)
@@ -563,7 +581,7 @@ func (u *usi) ponderHit() {
 	}
 	j.ponder = false
 	overhead := time.Duration(u.opts.int("MoveOverhead")) * time.Millisecond
-	soft, hard := PlanTime(j.clock, j.us, j.ply, overhead)
+	soft, hard := planTime(j.clock, j.us, j.ply, overhead)
 	j.ctl.PonderHit(soft, hard)
 	if !j.released {
 		close(j.release)
@@ -582,10 +600,10 @@ func formatInfo(i Info) string {
 		nps = i.Nodes * 1000 / uint64(ms)
 	}
 	bound := ""
-	switch i.Bound {
-	case BoundLower:
+	switch i.ttBound {
+	case boundLower:
 		bound = " lowerbound"
-	case BoundUpper:
+	case boundUpper:
 		bound = " upperbound"
 	}
 	b.WriteString("info")
@@ -606,10 +624,10 @@ func formatInfo(i Info) string {
 
 func formatScore(v Value) string {
 	switch {
-	case v >= MateInMaxPly:
-		return fmt.Sprintf("mate %d", MateValue-v)
-	case v <= -MateInMaxPly:
-		return fmt.Sprintf("mate -%d", MateValue+v)
+	case v >= eval.MateInMaxPly:
+		return fmt.Sprintf("mate %d", eval.MateValue-v)
+	case v <= -eval.MateInMaxPly:
+		return fmt.Sprintf("mate -%d", eval.MateValue+v)
 	}
 	return fmt.Sprintf("cp %d", v)
 }
@@ -618,7 +636,7 @@ func formatBestMove(r Result, ponder bool) string {
 	switch {
 	case r.Win:
 		return "bestmove win"
-	case r.Move == kifu.MoveNone || r.Score <= -MateInMaxPly:
+	case r.Move == kifu.MoveNone || r.Score <= -eval.MateInMaxPly:
 		return "bestmove resign"
 	case ponder && r.Ponder != kifu.MoveNone:
 		return "bestmove " + r.Move.USI() + " ponder " + r.Ponder.USI()

@@ -3,12 +3,12 @@ package engine
 import "github.com/rpshogi/rpshogi/kifu"
 
 // bayesConfig reads the Bayes options; ok is false with Bayes=off.
-func (o *options) bayesConfig() (cfg BayesConfig, ok bool) {
-	st, err := ParseBayesStrategy(o.find("Bayes").value)
-	if err != nil || st == BayesOff {
+func (o *options) bayesConfig() (cfg bayesConfig, ok bool) {
+	st, err := parseBayesStrategy(o.find("Bayes").value)
+	if err != nil || st == bayesOff {
 		return cfg, false
 	}
-	cfg = DefaultBayesConfig()
+	cfg = defaultBayesConfig()
 	cfg.Strategy = st
 	cfg.Simnum = o.int("BayesSimnum")
 	cfg.PVth = o.int("BayesPVth")
@@ -32,7 +32,7 @@ func (u *usi) search(s *Searcher, pos *kifu.Position, ctl *Control, depth int, i
 	if depth > 0 {
 		cfg.PlayBudget = depth * HalfCost
 	}
-	b := NewBayesSearcher(s, cfg)
+	b := newBayesSearcher(s, cfg)
 	res := b.SearchWith(pos, ctl, info)
 	u.out.println("info string bayes %s tree %d sims %d nodes %d", cfg.Strategy, b.TreeSize(), b.Sims, res.Nodes)
 	return res

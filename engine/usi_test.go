@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -402,4 +403,65 @@ func TestUSIPonder(t *testing.T) {
 	p.send("gameover lose", "usinewgame", "position startpos", "go btime 0 wtime 0 byoyomi 100")
 	legalIn(t, "position startpos", p.bestMove(2*time.Second))
 	p.send("quit")
+}
+
+// TestUSIUserOptions: "usi" lists the user options alone (a GUI's option
+// dialog), each with YaneuraOu's name where it has one; setoption accepts
+// a developer option that is not listed, and it takes effect; after
+// DeveloperOptions every option is listed.
+func TestUSIUserOptions(t *testing.T) {
+	listed := func(p *usiProc) []string {
+		t.Helper()
+		p.send("usi")
+		var names []string
+		for {
+			l := p.expect("", time.Second)
+			if l == "usiok" {
+				return names
+			}
+			if f := strings.Fields(l); len(f) > 2 && f[0] == "option" && f[1] == "name" {
+				names = append(names, f[2])
+			}
+		}
+	}
+	p := startLoop(t, DefaultConfig())
+	want := []string{"USI_Hash", "USI_Ponder", "MoveOverhead", "Threads", "MultiPV", "ResignValue", "DrawValue",
+		"EnteringKingRule", "DeveloperOptions"}
+	if got := listed(p); !slices.Equal(got, want) {
+		t.Errorf("usi lists %v, want %v", got, want)
+	}
+	// A developer option not listed is known to setoption (a bad value
+	// is refused by name, not as an unknown option) and takes effect:
+	// with ThresholdMax 1 a search under a long clock ends after its
+	// first iteration.
+	p.send("setoption name ThreatStacks value bogus")
+	if got := p.expect("info string", time.Second); !strings.Contains(got, "option ThreatStacks") {
+		t.Errorf("bad developer option value answered %q", got)
+	}
+	p.send("setoption name ThresholdMax value 1", "isready")
+	p.expect("readyok", 5*time.Second)
+	p.send("position startpos", "go btime 600000 wtime 600000")
+	var last string
+	for {
+		l := p.expect("", 10*time.Second)
+		if strings.HasPrefix(l, "bestmove") {
+			break
+		}
+		if strings.HasPrefix(l, "info depth") {
+			last = l
+		}
+	}
+	if !strings.HasPrefix(last, "info depth 1 ") {
+		t.Errorf("last report with ThresholdMax 1: %q, want depth 1", last)
+	}
+	u := newUSI(io.Discard, DefaultConfig())
+	p.send("setoption name DeveloperOptions value true")
+	all := listed(p)
+	if len(all) != len(u.opts.list) || !slices.Contains(all, "SearchMode") || !slices.Contains(all, "ThreatStacks") {
+		t.Errorf("with DeveloperOptions usi lists %d options %v, want all %d", len(all), all, len(u.opts.list))
+	}
+	p.send("quit")
+	if err := p.wait(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -11,7 +11,7 @@ import (
 
 // goParams are the arguments of a "go" command.
 type goParams struct {
-	clock    Clock
+	clock    usiClock
 	nodes    uint64
 	depth    int
 	infinite bool

@@ -1,19 +1,22 @@
 package engine
 
-import "github.com/rpshogi/rpshogi/kifu"
+import (
+	"github.com/rpshogi/rpshogi/engine/eval"
+	"github.com/rpshogi/rpshogi/kifu"
+)
 
 // habits sets the Searcher's MultiPV, draw value and entering-king rule
 // from the USI options MultiPV, DrawValue and EnteringKingRule.
-func (u *usi) habits(s *Searcher) {
-	s.MultiPV = u.opts.int("MultiPV")
-	s.Draw = Value(u.opts.int("DrawValue"))
-	s.EnteringKing, _ = kifu.LookupEnteringKingRule(u.opts.find("EnteringKingRule").value)
+func (o *options) habits(s *Searcher) {
+	s.MultiPV = o.int("MultiPV")
+	s.Draw = Value(o.int("DrawValue"))
+	s.EnteringKing, _ = kifu.LookupEnteringKingRule(o.find("EnteringKingRule").value)
 }
 
 // tryWin returns the king move that wins at once under the try rule
 // (kifu's TryMove), when that is the rule.
 func (s *Searcher) tryWin(pos *kifu.Position) (kifu.Move, bool) {
-	if s.EnteringKing != RuleTry {
+	if s.EnteringKing != kifu.RuleTry {
 		return kifu.MoveNone, false
 	}
 	return pos.TryMove()
@@ -38,17 +41,17 @@ func (u *usi) resign(r Result) Result {
 // MateIn(ply+1).
 func (s *Searcher) ruleEnd(ply int) (Value, bool) {
 	pos := s.pos
-	if s.EnteringKing == RuleTry {
+	if s.EnteringKing == kifu.RuleTry {
 		if pos.TryWon(pos.SideToMove().Opp()) {
-			return MatedIn(ply), true
+			return eval.MatedIn(ply), true
 		}
 		if _, ok := pos.TryMove(); ok {
-			return MateIn(ply + 1), true
+			return eval.MateIn(ply + 1), true
 		}
 		return 0, false
 	}
 	if pos.CanDeclareWinBy(s.EnteringKing) {
-		return MateIn(ply + 1), true
+		return eval.MateIn(ply + 1), true
 	}
 	return 0, false
 }

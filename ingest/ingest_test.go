@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 // runDB ingests paths into the database file db through WithDB and a
@@ -58,34 +59,40 @@ func sameReport(t *testing.T, a, b *Report) {
 }
 
 // TestWorkersSameDatabase ingests the same inputs with 1 and 8 workers and
-// compares full dumps of the databases.
+// compares full dumps of the databases: a small collection alone, and
+// with the shared corpus (skipped when it is absent, see kifutest).
 func TestWorkersSameDatabase(t *testing.T) {
-	dir := t.TempDir()
-	writeCollection(t, filepath.Join(dir, "in"), smallCollection(t))
-	paths := []string{filepath.Join(dir, "in")}
-	if shared, err := filepath.Abs("../../shared/data/kifu"); err == nil {
-		if _, err := os.Stat(shared); err == nil {
-			paths = append(paths, shared)
-		}
+	for _, tc := range []struct {
+		name   string
+		shared bool
+	}{{"small", false}, {"small+shared", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeCollection(t, filepath.Join(dir, "in"), smallCollection(t))
+			paths := []string{filepath.Join(dir, "in")}
+			if tc.shared {
+				paths = append(paths, kifutest.SharedDir(t))
+			}
+			var dumps []string
+			var reps []*Report
+			for _, workers := range []int{1, 8} {
+				db := filepath.Join(dir, fmt.Sprintf("w%d.sqlite", workers))
+				rep, _, err := runDB(t, context.Background(), db, Options{Workers: workers, Filter: Filter{Handicap: HandicapInclude}}, nil, paths...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep.Accepted == 0 || rep.Duplicates == 0 || rep.Rejected == 0 {
+					t.Fatalf("the inputs should give games, duplicates and rejects: %+v", rep)
+				}
+				reps = append(reps, rep)
+				dumps = append(dumps, dumpDB(t, db))
+			}
+			if dumps[0] != dumps[1] {
+				t.Errorf("1 and 8 workers give different databases:\n%s", firstDiff(dumps[0], dumps[1]))
+			}
+			sameReport(t, reps[0], reps[1])
+		})
 	}
-	var dumps []string
-	var reps []*Report
-	for _, workers := range []int{1, 8} {
-		db := filepath.Join(dir, fmt.Sprintf("w%d.sqlite", workers))
-		rep, _, err := runDB(t, context.Background(), db, Options{Workers: workers, Filter: Filter{Handicap: HandicapInclude}}, nil, paths...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.Accepted == 0 || rep.Duplicates == 0 || rep.Rejected == 0 {
-			t.Fatalf("the inputs should give games, duplicates and rejects: %+v", rep)
-		}
-		reps = append(reps, rep)
-		dumps = append(dumps, dumpDB(t, db))
-	}
-	if dumps[0] != dumps[1] {
-		t.Errorf("1 and 8 workers give different databases:\n%s", firstDiff(dumps[0], dumps[1]))
-	}
-	sameReport(t, reps[0], reps[1])
 }
 
 // firstDiff shows the first differing line of two dumps.

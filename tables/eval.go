@@ -5,5 +5,5 @@ package tables
 // engine/evalfeat (whose Version must equal EvalFeatureVersion), in
 // 1/evalfeat.Unit centipawns: a position's evaluation from Black's point
 // of view is the sum of its features' weights times their counts (see
-// engine.EvaluateLearned). The slice must not be modified.
+// eval.EvaluateLearned). The slice must not be modified.
 func EvalWeights() []int32 { return evalWeights[:] }

@@ -113,7 +113,7 @@ func Generate(prov Provenance, counts []Count) ([]byte, error) {
 	for i, c := range counts {
 		p, pm := probs[i], perMove[i]
 		fmt.Fprintf(&b, "\t{Name: %q, NP: %d, NC: %d, MC: %d, P: %s, Cost: %d, PM: %s, PMCost: %d},\n",
-			c.Name, c.NP, c.NC, c.MC, strconv.FormatFloat(p, 'g', 8, 64), CostOf(p), strconv.FormatFloat(pm, 'g', 8, 64), CostOf(pm))
+			c.Name, c.NP, c.NC, c.MC, strconv.FormatFloat(p, 'g', 8, 64), categorize.CostOf(p), strconv.FormatFloat(pm, 'g', 8, 64), categorize.CostOf(pm))
 	}
 	fmt.Fprintf(&b, "}\n")
 	src, err := format.Source(b.Bytes())

@@ -12,7 +12,7 @@ type Entry struct {
 	NC   int64   // positions where a move of the category was legal
 	MC   int64   // legal moves of the category, summed over positions
 	P    float64 // smoothed probability n_p/n_c, see Generate
-	Cost int     // CostOf(P): -Unit·log2 P, rounded, in 0..MaxCost
+	Cost int     // categorize.CostOf(P): -100·log2 P, rounded, in 0..categorize.MaxCost
 	// PM is the smoothed per-move probability n_p/m_c, and PMCost its cost:
 	// the chance that one particular move of the category is played, not
 	// the paper's upper bound P.
@@ -24,7 +24,7 @@ type Entry struct {
 func Prob(c categorize.Category) float64 { return entries[c].P }
 
 // Cost returns the realization-probability cost of category c:
-// CostOf(Prob(c)).
+// categorize.CostOf(Prob(c)).
 func Cost(c categorize.Category) int { return entries[c].Cost }
 
 // Entries returns the whole table, indexed by category ID. The slice must
@@ -48,7 +48,7 @@ func costArray(cost func(*Entry) int) [categorize.MaxCategories]int32 {
 		c[i] = int32(cost(&entries[i]))
 	}
 	for i := len(entries); i < len(c); i++ {
-		c[i] = MaxCost
+		c[i] = categorize.MaxCost
 	}
 	return c
 }

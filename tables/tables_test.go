@@ -31,10 +31,10 @@ func TestTableMatchesCategories(t *testing.T) {
 		if e.NP < 0 || e.NP > e.NC || e.NC > e.MC {
 			t.Errorf("%s: n_p = %d, n_c = %d, m_c = %d", e.Name, e.NP, e.NC, e.MC)
 		}
-		if e.Cost != CostOf(e.P) || Cost(c) != e.Cost || Prob(c) != e.P {
-			t.Errorf("%s: cost %d, want %d", e.Name, e.Cost, CostOf(e.P))
+		if e.Cost != categorize.CostOf(e.P) || Cost(c) != e.Cost || Prob(c) != e.P {
+			t.Errorf("%s: cost %d, want %d", e.Name, e.Cost, categorize.CostOf(e.P))
 		}
-		if !(e.PM > 0 && e.PM <= 1) || e.PMCost != CostOf(e.PM) || PerMoveCosts()[c] != int32(e.PMCost) {
+		if !(e.PM > 0 && e.PM <= 1) || e.PMCost != categorize.CostOf(e.PM) || PerMoveCosts()[c] != int32(e.PMCost) {
 			t.Errorf("%s: per-move P %v, cost %d", e.Name, e.PM, e.PMCost)
 		}
 	}
@@ -67,9 +67,9 @@ func TestSmooth(t *testing.T) {
 	for _, tt := range []struct {
 		p    float64
 		cost int
-	}{{1, 0}, {0.5, 100}, {0.25, 200}, {0.89, 17}, {1e-9, MaxCost}, {0, MaxCost}} {
-		if got := CostOf(tt.p); got != tt.cost {
-			t.Errorf("CostOf(%v) = %d, want %d", tt.p, got, tt.cost)
+	}{{1, 0}, {0.5, 100}, {0.25, 200}, {0.89, 17}, {1e-9, categorize.MaxCost}, {0, categorize.MaxCost}} {
+		if got := categorize.CostOf(tt.p); got != tt.cost {
+			t.Errorf("categorize.CostOf(%v) = %d, want %d", tt.p, got, tt.cost)
 		}
 	}
 }

@@ -51,9 +51,15 @@
 //
 // To analyse and order them with transition probabilities:
 //
-//	o := cra.NewTableOrderer() // the compiled table; NewOrderer(costs) for another
+//	o := cra.NewOrderer(costs) // a table of costs by category (tables.Costs(): the compiled one)
 //	moves := o.AnalyzeAll(pos, pos.LastMove(), legal)
 //	p := cra.Place(moves, i, cra.OursKey, cra.Relevant) // moves[i]'s place among the relevant moves
+//
+// A search that prices its moves with its own coster hands CRA those
+// costs instead of a table's (engine/cra.go):
+//
+//	var o cra.Orderer
+//	moves := o.AnalyzePriced(pos, prev, legal, costs)
 //
 // The analysis is built on package categorize: each move's facts (SEE,
 // flags) and the attack maps of both sides come from a

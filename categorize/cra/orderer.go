@@ -6,7 +6,6 @@ import (
 
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/kifu"
-	"github.com/rpshogi/rpshogi/tables"
 )
 
 // Move is a legal move with its CRA analysis, its realization-
@@ -25,9 +24,11 @@ type Move struct {
 }
 
 // Orderer analyses moves with Candidate Relevance Analysis and gives each
-// its transition-probability cost from a generated table, for the
+// its transition-probability cost, from a table of costs by category
+// (NewOrderer) or from the caller's own pricing (AnalyzePriced), for the
 // ordering keys (PaperKey, OursKey, ProbKey, CommonKey) and Place. It is
-// reusable, allocates nothing, and is not safe for concurrent use.
+// reusable, allocates nothing, and is not safe for concurrent use. The
+// zero Orderer is ready for AnalyzePriced.
 type Orderer struct {
 	// Full makes the analysis test every feature of every move
 	// (Analyzer.Full): slower, for statistics; the classes and ranks are
@@ -39,23 +40,36 @@ type Orderer struct {
 }
 
 // NewOrderer returns an Orderer whose probabilities come from a table of
-// costs by category ID (tables.Costs() for the compiled table).
+// costs by category ID (tables.Costs() for the compiled table): a move
+// costs the smallest of its categories' costs (categorize.MinCost).
 func NewOrderer(costs [categorize.MaxCategories]int32) *Orderer {
 	return &Orderer{costs: costs}
 }
 
-// NewTableOrderer returns an Orderer with the compiled table of package
-// tables.
-func NewTableOrderer() *Orderer { return NewOrderer(tables.Costs()) }
-
 // Analyze resets the analyzer for pos (whose previous move is prev) and
-// appends the analysis of each of moves (legal moves of pos) to out.
+// appends the analysis of each of moves (legal moves of pos) to out,
+// priced by the Orderer's table.
 func (o *Orderer) Analyze(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, out []Move) []Move {
 	o.an.Full = o.Full
 	o.an.Reset(pos, prev)
 	for _, m := range moves {
 		a := o.an.Analyze(m)
-		out = append(out, Move{Move: m, Analysis: a, Cost: tables.MinCost(&o.costs, a.Facts.Set())})
+		out = append(out, Move{Move: m, Analysis: a, Cost: categorize.MinCost(&o.costs, a.Facts.Set())})
+	}
+	return out
+}
+
+// AnalyzePriced is AnalyzeAll with the moves' costs given by the caller
+// (costs[i] the cost of moves[i], as its own coster priced them: a
+// search orders by the probabilities it searches with) instead of the
+// Orderer's table. The slice it returns is valid until the next call of
+// AnalyzeAll or AnalyzePriced.
+func (o *Orderer) AnalyzePriced(pos *kifu.Position, prev kifu.Move, moves []kifu.Move, costs []int32) []Move {
+	o.an.Full = o.Full
+	o.an.Reset(pos, prev)
+	out := o.buf[:0]
+	for i, m := range moves {
+		out = append(out, Move{Move: m, Analysis: o.an.Analyze(m), Cost: costs[i]})
 	}
 	return out
 }
@@ -82,7 +96,7 @@ const ClassBonus = 20
 // for each of its relevance classes (a move relevant for several reasons
 // is likelier to be good, as the paper's §2.2 suggests).
 func OursKey(m *Move) int64 {
-	return int64(m.Rank.Tier())<<24 | int64(min(m.Cost, tables.MaxCost)+ClassBonus*(32-int32(bits.OnesCount32(uint32(m.Rel)))))
+	return int64(m.Rank.Tier())<<24 | int64(min(m.Cost, categorize.MaxCost)+ClassBonus*(32-int32(bits.OnesCount32(uint32(m.Rel)))))
 }
 
 // ProbKey orders by transition probability alone.

@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
-	"github.com/rpshogi/rpshogi/tables"
 )
 
 // TestPlace checks the places of moves in the orderings on a real
@@ -21,7 +21,7 @@ func TestPlace(t *testing.T) {
 			legal = append(legal, m)
 		}
 	}
-	an := NewTableOrderer().Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
+	an := NewOrderer([categorize.MaxCategories]int32{}).Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
 	// Analyze covers exactly the legal moves: each once, each legal, and
 	// every legal move but the pointless non-promotions kifu.Legal leaves
 	// out (whose promotion is there).
@@ -98,7 +98,7 @@ func TestOursKey(t *testing.T) {
 	d.Rank = RankSacrifice // last tier: after everything
 	e := a
 	e.Rank = RankWinMaterial // first tier
-	e.Cost = tables.MaxCost
+	e.Cost = categorize.MaxCost
 	if !(OursKey(&b) < OursKey(&a) && OursKey(&c) < OursKey(&a) && OursKey(&c) < OursKey(&b)) {
 		t.Errorf("cost less the class bonus: keys a %d b %d c %d", OursKey(&a), OursKey(&b), OursKey(&c))
 	}

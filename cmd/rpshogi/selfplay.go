@@ -7,7 +7,6 @@ import (
 
 	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/cmd/internal/selfplaydir"
-	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/engine/selfplay"
 	"github.com/spf13/cobra"
 )
@@ -94,7 +93,7 @@ file renamed), so a killed run leaves complete games only.`,
 	f.IntVarP(&opts.Workers, "workers", "j", 0, "games played at a time (0: one per CPU); the games do not depend on it")
 	f.IntVar(&opts.SamplePlies, "sample-plies", selfplay.DefaultSamplePlies, "with --nodes K: plies after the opening drawn from the move model before the search plays")
 	f.IntVar(&opts.MaxPlies, "max-plies", selfplay.DefaultMaxPlies, "end a game unfinished (%CHUDAN) after this many plies")
-	f.IntVar(&opts.MateNodes, "root-mate-nodes", engine.DefaultRootMateNodes, "with --nodes K: nodes of the engine's mate search at the root before each search (not counted in K; 0: none)")
+	f.IntVar(&opts.MateNodes, "root-mate-nodes", selfplay.DefaultRootMateNodes, "with --nodes K: nodes of the engine's mate search at the root before each search (not counted in K; 0: none)")
 	f.IntVar(&opts.OpeningPlies, "opening-plies", selfplay.DefaultMaxOpeningPlies, "a game takes the first 0 to this many plies of a bundled game")
 	cmd.MarkFlagDirname("out")
 	return cmd

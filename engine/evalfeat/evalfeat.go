@@ -1,5 +1,5 @@
 // Package evalfeat defines the features of the learned evaluation: the
-// engine's learned evaluation (engine.EvaluateLearned) is the sum of the
+// engine's learned evaluation (eval.EvaluateLearned) is the sum of the
 // weights of a position's features, and train/evalfit fits those weights
 // on the positions of real games. Both extract the features with Append,
 // so they cannot disagree.
@@ -440,7 +440,7 @@ func zoneSlot(vs, vk kifu.Square) int {
 	return 3 + dr
 }
 
-// The IDs of the features, for a prior set by hand (engine.HandPrior).
+// The IDs of the features, for a prior set by hand (eval.HandPrior).
 
 // TempoID is the ID of the side to move's feature.
 func TempoID() int { return offTempo }

@@ -318,7 +318,11 @@ func TestGenChecks(t *testing.T) {
 }
 
 func ExampleSolver() {
-	pos, _ := kifu.ParseSFEN("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")
+	pos, err := kifu.ParseSFEN("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	res := NewSolver(1).Solve(pos, Limits{Nodes: 10000})
 	fmt.Println(res.Status, usiLine(res.PV))
 	// Output: mate G*5b

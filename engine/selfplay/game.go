@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -26,13 +27,10 @@ func (p *Plan) NewPlayer() *Player {
 		// The USI engine's defaults (engine/usi.go): the move model prices
 		// moves, the category table the nodes of small budget, the learned
 		// evaluation, iterations up to threshold 2^-40, one thread.
-		cfg := engine.DefaultConfig()
-		s := engine.NewSearcher(p.opts.HashMB, cfg.ModelCoster)
-		if mc, ok := cfg.Coster.(engine.MoveCoster); ok {
-			s.CheapCoster = mc
+		s, err := engine.DefaultConfig().NewSearcher(p.opts.HashMB, fmt.Sprintf("RootMateNodes=%d", p.opts.RootMateNodes))
+		if err != nil {
+			panic(err) // the settings are the engine's own options
 		}
-		s.Eval = engine.EvalLearned
-		s.RootMateNodes = uint64(p.opts.RootMateNodes)
 		pl.s = s
 		pl.lim = engine.Limits{MaxBudget: 40 * engine.HalfCost, Nodes: n}
 	}
@@ -118,7 +116,7 @@ func (pl *Player) Play(ctx context.Context, n int) (*Game, error) {
 				end = kifu.Ending{Kind: kifu.EndDeclareWin, Result: winFor(stm)}
 			case res.Move == kifu.MoveNone && len(pos.LegalMoves()) == 0:
 				end = kifu.Ending{Kind: kifu.EndMate, Result: winFor(stm.Opp())}
-			case res.Move == kifu.MoveNone || res.Score <= -engine.MateInMaxPly:
+			case res.Move == kifu.MoveNone || res.Score <= -eval.MateInMaxPly:
 				end = kifu.Ending{Kind: kifu.EndResign, Result: winFor(stm.Opp())}
 			}
 			if end.Kind != kifu.EndNone {

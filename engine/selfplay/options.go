@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/tables"
 )
 
@@ -40,11 +39,15 @@ type Options struct {
 	HashMB int
 	// RootMateNodes (Nodes > 0) bounds the mate search the engine runs
 	// at the root before each search, as the USI option RootMateNodes
-	// (0: engine.DefaultRootMateNodes; -1: none). Its nodes are not
+	// (0: DefaultRootMateNodes; -1: none). Its nodes are not
 	// counted in Nodes: at a few thousand nodes a move it costs more than
 	// the search.
 	RootMateNodes int
 }
+
+// DefaultRootMateNodes is the engine's default for its USI option
+// RootMateNodes (TestDefaultRootMateNodes).
+const DefaultRootMateNodes = 100_000
 
 // DefaultMaxPlies is the default cap on a game's plies.
 const DefaultMaxPlies = 320
@@ -69,7 +72,7 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	switch {
 	case o.RootMateNodes == 0:
-		o.RootMateNodes = engine.DefaultRootMateNodes
+		o.RootMateNodes = DefaultRootMateNodes
 	case o.RootMateNodes < 0:
 		o.RootMateNodes = 0
 	}

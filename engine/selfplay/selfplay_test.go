@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -243,5 +244,19 @@ func TestCanceled(t *testing.T) {
 	}
 	if err := Run(ctx, plan, []int{1, 2, 3}, 2, func(*Game) error { return nil }); err == nil {
 		t.Fatal("Run under a canceled context succeeded")
+	}
+}
+
+// TestDefaultRootMateNodes: DefaultRootMateNodes is the default the
+// engine lists for its USI option RootMateNodes.
+func TestDefaultRootMateNodes(t *testing.T) {
+	var out strings.Builder
+	in := "setoption name DeveloperOptions value true\nusi\nquit\n"
+	if err := engine.RunUSI(strings.NewReader(in), &out, engine.DefaultConfig()); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("option name RootMateNodes type spin default %d ", DefaultRootMateNodes)
+	if !strings.Contains(out.String(), want) {
+		t.Fatalf("the engine's usi lacks %q:\n%s", want, out.String())
 	}
 }

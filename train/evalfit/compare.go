@@ -3,7 +3,7 @@ package evalfit
 import (
 	"math"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -28,14 +28,14 @@ import (
 // there are more), and returns it; nothing when played is a capture or
 // loses the moved piece, or pos is in check.
 func Alternatives(pos *kifu.Position, played kifu.Move, maxAlts int, buf []kifu.Move) []kifu.Move {
-	if maxAlts <= 0 || !Quiet(pos, played) || engine.SEE(pos, played) < 0 {
+	if maxAlts <= 0 || !Quiet(pos, played) || eval.SEE(pos, played) < 0 {
 		return buf
 	}
 	var gen [kifu.MaxMoves]kifu.Move
 	ms := pos.GenerateMoves(kifu.Quiets, gen[:0])
 	n := 0
 	for _, m := range ms {
-		if m.Move16() != played.Move16() && engine.SEE(pos, m) >= 0 {
+		if m.Move16() != played.Move16() && eval.SEE(pos, m) >= 0 {
 			ms[n] = m
 			n++
 		}

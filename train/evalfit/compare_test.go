@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
@@ -49,8 +49,8 @@ func TestAlternatives(t *testing.T) {
 			}
 			seen := map[kifu.Move16]bool{}
 			for _, m := range alts {
-				if m.Move16() == played.Move16() || m.IsCapture() || engine.SEE(pos, m) < 0 || seen[m.Move16()] {
-					t.Errorf("alternative %v: played %v, capture %v, SEE %d, twice %v", m.USI(), m == played, m.IsCapture(), engine.SEE(pos, m), seen[m.Move16()])
+				if m.Move16() == played.Move16() || m.IsCapture() || eval.SEE(pos, m) < 0 || seen[m.Move16()] {
+					t.Errorf("alternative %v: played %v, capture %v, SEE %d, twice %v", m.USI(), m == played, m.IsCapture(), eval.SEE(pos, m), seen[m.Move16()])
 				}
 				if ok, _ := pos.IsLegal(m); !ok {
 					t.Errorf("alternative %v is illegal", m.USI())
@@ -60,7 +60,7 @@ func TestAlternatives(t *testing.T) {
 			if tt.want < 0 {
 				n := 0
 				for _, m := range pos.LegalMoves() {
-					if !m.IsCapture() && m.Move16() != played.Move16() && engine.SEE(pos, m) >= 0 {
+					if !m.IsCapture() && m.Move16() != played.Move16() && eval.SEE(pos, m) >= 0 {
 						n++
 					}
 				}

@@ -5,7 +5,7 @@
 // the weights minimise the cross-entropy of the games' results plus an L2
 // penalty (logistic regression, as in Texel's tuning), by L-BFGS
 // (train/lbfgs). The scale a is that of the hand-set evaluation
-// (engine.Evaluate), fitted on the same positions, so that a centipawn of
+// (eval.Evaluate), fitted on the same positions, so that a centipawn of
 // the learned evaluation is worth what it is worth in the hand-set one
 // and the search's margins keep their meaning.
 //
@@ -27,7 +27,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train"
@@ -57,7 +57,7 @@ type DataOptions struct {
 	Leaf []float64
 	// LeafPasses, if positive (with Compare), makes FitDB fit that many
 	// times on quiescence leaves: first under the hand-set evaluation's
-	// weights (engine.HandPrior), then under the previous fit's, as
+	// weights (eval.HandPrior), then under the previous fit's, as
 	// Bonanza searches again at each outer iteration.
 	LeafPasses int
 }
@@ -174,7 +174,7 @@ func Target(r kifu.Result) (float32, bool) {
 // HandBlack returns the hand-set evaluation of pos from Black's point of
 // view.
 func HandBlack(pos *kifu.Position) float32 {
-	v := engine.Evaluate(pos)
+	v := eval.Evaluate(pos)
 	if pos.SideToMove() == kifu.White {
 		v = -v
 	}

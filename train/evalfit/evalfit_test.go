@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
@@ -60,7 +60,7 @@ func TestFitDeterministic(t *testing.T) {
 		compare int
 		mu      float64
 		leaf    []float64
-	}{{"results", 0, 0, nil}, {"compare", 8, 1, nil}, {"leaf", 8, 1, engine.HandPrior()}} {
+	}{{"results", 0, 0, nil}, {"compare", 8, 1, nil}, {"leaf", 8, 1, eval.HandPrior()}} {
 		t.Run(mode.name, func(t *testing.T) {
 			var rs []*Result
 			for _, workers := range []int{1, 2, 3} {
@@ -180,7 +180,7 @@ func TestStoreGenerate(t *testing.T) {
 		t.Errorf("Read of altered weights: %v", err)
 	}
 
-	prior := engine.HandPrior()
+	prior := eval.HandPrior()
 	hp := &Model{Weights: make([]int32, len(prior)), Scale: res.Scale}
 	for i, v := range prior {
 		hp.Weights[i] = int32(math.Round(v * evalfeat.Unit))

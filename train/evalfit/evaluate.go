@@ -3,7 +3,7 @@ package evalfit
 import (
 	"context"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train"
@@ -123,8 +123,8 @@ func (s *heldSums) compareHeld(pos *kifu.Position, played kifu.Move, md *Model) 
 			m = ms[k]
 		}
 		pos.DoMove(m)
-		vl = append(vl, -float64(engine.EvaluateWeights(pos, md.Weights)))
-		vh = append(vh, -float64(engine.Evaluate(pos)))
+		vl = append(vl, -float64(eval.EvaluateWeights(pos, md.Weights)))
+		vh = append(vh, -float64(eval.Evaluate(pos)))
 		pos.UndoMove()
 	}
 	tmp := make([]float64, len(vl))
@@ -167,7 +167,7 @@ func heldGame(rec *kifu.Record, md *Model, lh *leafHeld) (*heldSums, error) {
 			pos.DoMove(n.Move)
 			continue
 		}
-		l := float64(engine.EvaluateWeights(pos, md.Weights))
+		l := float64(eval.EvaluateWeights(pos, md.Weights))
 		if pos.SideToMove() == kifu.White {
 			l = -l
 		}
@@ -199,7 +199,7 @@ func heldGame(rec *kifu.Record, md *Model, lh *leafHeld) (*heldSums, error) {
 func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOptions) (*HeldOut, error) {
 	ho := &HeldOut{Scale: md.Scale}
 	var sum heldSums
-	lh := &leafHeld{l: make([]float64, len(md.Weights)), h: engine.HandPrior()}
+	lh := &leafHeld{l: make([]float64, len(md.Weights)), h: eval.HandPrior()}
 	for i, w := range md.Weights {
 		lh.l[i] = float64(w) / evalfeat.Unit
 	}

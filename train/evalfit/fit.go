@@ -7,7 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train/lbfgs"
@@ -28,7 +28,7 @@ type FitOptions struct {
 	// Progress, if set, is called after each iteration.
 	Progress func(it int, objective, loss float64)
 	// NoPrior starts from zero weights and shrinks towards zero instead
-	// of towards the hand-set evaluation (engine.HandPrior).
+	// of towards the hand-set evaluation (eval.HandPrior).
 	NoPrior bool
 	// Compare is the weight μ of the comparison training's mean loss
 	// (the dataset's comparisons, DataOptions.Compare) added to the
@@ -122,7 +122,7 @@ func workerCount(n int) int {
 //	(1/W) Σ_x wt_x · CE(y_x, σ(Σ_f w_f·N_f(x))) + L2/2 · Σ_f (w_f - w0_f)²
 //
 // (y_x Black's score in the game of x, W the total weight, w0 the
-// hand-set evaluation's weights engine.HandPrior divided by K, or 0 with
+// hand-set evaluation's weights eval.HandPrior divided by K, or 0 with
 // NoPrior) by L-BFGS from w = w0 for a fixed number of iterations. The
 // result depends only on ds and the options other than Workers.
 func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
@@ -133,7 +133,7 @@ func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
 	nf := evalfeat.NumFeatures()
 	prior := make([]float64, nf)
 	if !opts.NoPrior {
-		for i, v := range engine.HandPrior() {
+		for i, v := range eval.HandPrior() {
 			prior[i] = v / scale
 		}
 	}

@@ -2,7 +2,7 @@ package evalfit
 
 import (
 	"github.com/rpshogi/rpshogi/categorize"
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -61,7 +61,7 @@ func (s *leafSearcher) search(pos *kifu.Position, ply int, alpha, beta float64) 
 	var keys [kifu.MaxMoves]int
 	n := 0
 	for _, m := range ms {
-		if engine.SEE(pos, m) < 0 {
+		if eval.SEE(pos, m) < 0 {
 			continue
 		}
 		ms[n] = m

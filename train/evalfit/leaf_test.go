@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
@@ -19,7 +19,7 @@ func TestLeafExchange(t *testing.T) {
 	// Black to move; 8h3c+ puts the horse where the knight (2a) or the
 	// silver and gold can take it; 6g6f is quiet.
 	open := "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 1"
-	w := engine.HandPrior()
+	w := eval.HandPrior()
 	for _, tt := range []struct {
 		name, sfen, played, alt string
 		// the alternative's material change at the leaf for the mover:
@@ -84,7 +84,7 @@ func TestLeafExchange(t *testing.T) {
 // position is left unchanged.
 func TestLeafFeatures(t *testing.T) {
 	games, _ := proGames(t, 2)
-	w := engine.HandPrior()
+	w := eval.HandPrior()
 	eval := func(fs []evalfeat.Feature) float64 {
 		z := 0.0
 		for _, f := range fs {

@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/train"
 )
@@ -39,7 +39,7 @@ func FitDB(ctx context.Context, path string, data DataOptions, fit FitOptions, d
 	passes := 1
 	if data.LeafPasses > 0 && data.Compare > 0 {
 		passes = data.LeafPasses
-		data.Leaf = engine.HandPrior()
+		data.Leaf = eval.HandPrior()
 	}
 	var ds *Dataset
 	var res *Result

@@ -65,7 +65,7 @@ func checkCounts(t *testing.T, name string, c *Counts, games, positions int) {
 }
 
 func TestAnalyzeGame(t *testing.T) {
-	o := cra.NewTableOrderer()
+	o := cra.NewOrderer(tables.Costs())
 	// 8h2b (no promotion) is pointless: kifu.Legal does not generate it.
 	g, err := AnalyzeGame(record(t, "startpos moves 7g7f 3c3d 8h2b 3a2b"), o, CompiledModel(), true)
 	if err != nil {
@@ -87,7 +87,7 @@ func TestTallyRealGames(t *testing.T) {
 	if len(games) > 4 {
 		games = games[:4]
 	}
-	o := cra.NewTableOrderer()
+	o := cra.NewOrderer(tables.Costs())
 	var tally Tally
 	plies := 0
 	for _, gm := range games {
@@ -126,7 +126,7 @@ func TestModelTieBreak(t *testing.T) {
 	for _, n := range rec.Main.Moves {
 		pos.DoMove(n.Move)
 	}
-	an := cra.NewTableOrderer().Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
+	an := cra.NewOrderer(tables.Costs()).Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
 	md := NewModeler(CompiledModel())
 	md.Fill(pos, pos.LastMove(), an)
 	var x movemodel.Extractor

@@ -200,7 +200,7 @@ func (p *process) handshake(ctx context.Context, timeout time.Duration, warn fun
 	if err := p.send("usi"); err != nil {
 		return p.failure("usi", err)
 	}
-	_, err := p.await(ctx, "usiok", timeout, func(l string) {
+	collect := func(l string) {
 		f := strings.Fields(l)
 		switch {
 		case len(f) >= 3 && f[0] == "id" && f[1] == "name":
@@ -215,9 +215,22 @@ func (p *process) handshake(ctx context.Context, timeout time.Duration, warn fun
 			}
 			p.declared[strings.ToLower(strings.Join(n, " "))] = true
 		}
-	})
-	if err != nil {
+	}
+	if _, err := p.await(ctx, "usiok", timeout, collect); err != nil {
 		return p.failure("usi", err)
+	}
+	// An engine with developer options (rpshogi) lists them only after
+	// DeveloperOptions: ask for them before checking the options to set.
+	if p.declared["developeroptions"] && slices.ContainsFunc(p.spec.Options, func(o Option) bool { return !p.declared[strings.ToLower(o.Name)] }) {
+		if err := p.send("setoption name DeveloperOptions value true"); err != nil {
+			return p.failure("setoption", err)
+		}
+		if err := p.send("usi"); err != nil {
+			return p.failure("usi", err)
+		}
+		if _, err := p.await(ctx, "usiok", timeout, collect); err != nil {
+			return p.failure("usi", err)
+		}
 	}
 	for _, o := range p.spec.Options {
 		if !p.declared[strings.ToLower(o.Name)] && !strings.HasPrefix(o.Name, "USI_") && warn != nil {

@@ -7,8 +7,9 @@ import (
 
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/categorize/cra"
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/tables"
 )
 
 // FixedOrder is the move ordering (and selection) of FixedSearch, the
@@ -57,7 +58,7 @@ func ParseFixedOrder(s string) (FixedOrder, bool) {
 // FixedResult is the outcome of one fixed-depth search.
 type FixedResult struct {
 	Move    kifu.Move // the best root move (MoveNone: no legal move)
-	Score   engine.Value
+	Score   eval.Value
 	Nodes   uint64 // every position visited, leaves included
 	Elapsed time.Duration
 	// Complete is false when the search was stopped (context or node
@@ -76,9 +77,9 @@ type fixedFrame struct {
 // FixedSearch is a plain fixed-depth alpha-beta (negamax, fail-hard)
 // with no transposition table, no iterative deepening, no extensions and
 // no pruning beyond alpha-beta: at depth 0 the static evaluation
-// (engine.Evaluate), or, with Quiesce, a minimal capture search (stand pat, then
-// captures with engine.SEE >= 0 in generation order, down to 8 plies). A
-// position without legal moves is lost (engine.MatedIn). It is what the paper's
+// (eval.Evaluate), or, with Quiesce, a minimal capture search (stand pat, then
+// captures with eval.SEE >= 0 in generation order, down to 8 plies). A
+// position without legal moves is lost (eval.MatedIn). It is what the paper's
 // §4.3 compares; it is not the engine's search. It allocates nothing per
 // search and is not safe for concurrent use.
 type FixedSearch struct {
@@ -98,10 +99,10 @@ type FixedSearch struct {
 }
 
 // NewFixedSearch returns a fixed-depth searcher whose CRA orderings take
-// probabilities from o (cra.NewTableOrderer() if nil).
+// probabilities from o (cra.NewOrderer(tables.Costs()) if nil).
 func NewFixedSearch(o *cra.Orderer) *FixedSearch {
 	if o == nil {
-		o = cra.NewTableOrderer()
+		o = cra.NewOrderer(tables.Costs())
 	}
 	return &FixedSearch{cra: o, stack: make([]fixedFrame, 16)}
 }
@@ -117,7 +118,7 @@ func (s *FixedSearch) Search(ctx context.Context, pos *kifu.Position, depth int,
 	}
 	start := time.Now()
 	var best kifu.Move
-	v := s.alphaBeta(0, depth, -engine.InfiniteValue, engine.InfiniteValue, &best)
+	v := s.alphaBeta(0, depth, -eval.InfiniteValue, eval.InfiniteValue, &best)
 	return FixedResult{Move: best, Score: v, Nodes: s.nodes, Elapsed: time.Since(start), Complete: !s.stop}
 }
 
@@ -136,7 +137,7 @@ func (s *FixedSearch) stopped() bool {
 
 // alphaBeta returns the value of the position to depth plies; at ply 0
 // it sets *best to the best move.
-func (s *FixedSearch) alphaBeta(ply, depth int, alpha, beta engine.Value, best *kifu.Move) engine.Value {
+func (s *FixedSearch) alphaBeta(ply, depth int, alpha, beta eval.Value, best *kifu.Move) eval.Value {
 	s.nodes++
 	if s.stopped() {
 		return 0
@@ -146,12 +147,12 @@ func (s *FixedSearch) alphaBeta(ply, depth int, alpha, beta engine.Value, best *
 		if s.Quiesce {
 			return s.quiesce(ply, 0, alpha, beta)
 		}
-		return engine.Evaluate(pos)
+		return eval.Evaluate(pos)
 	}
 	f := &s.stack[ply]
 	moves := pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	if len(moves) == 0 {
-		return engine.MatedIn(ply)
+		return eval.MatedIn(ply)
 	}
 	n := s.orderMoves(f, moves)
 	for k := range n {
@@ -234,9 +235,9 @@ func (s *FixedSearch) orderMoves(f *fixedFrame, moves []kifu.Move) int {
 const maxFixedQPly = 8
 
 // quiesce is the minimal capture search of FixedSearch.Quiesce.
-func (s *FixedSearch) quiesce(ply, qply int, alpha, beta engine.Value) engine.Value {
+func (s *FixedSearch) quiesce(ply, qply int, alpha, beta eval.Value) eval.Value {
 	pos := s.pos
-	stand := engine.Evaluate(pos)
+	stand := eval.Evaluate(pos)
 	if stand >= beta {
 		return beta
 	}
@@ -247,7 +248,7 @@ func (s *FixedSearch) quiesce(ply, qply int, alpha, beta engine.Value) engine.Va
 	f := &s.stack[ply]
 	moves := pos.GenerateMoves(kifu.Captures, f.moves[:0])
 	for _, m := range moves {
-		if engine.SEE(pos, m) < 0 {
+		if eval.SEE(pos, m) < 0 {
 			continue
 		}
 		s.nodes++

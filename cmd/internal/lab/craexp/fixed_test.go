@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
@@ -46,7 +46,7 @@ func TestFixedSearchOrderInvariant(t *testing.T) {
 	pos := kifutest.MustSFEN(t, craMateSFEN)
 	for o := FixedSimple; o < fixedOrderNB; o++ {
 		r := fs.Search(context.Background(), pos, 2, o)
-		if r.Score != engine.MateIn(1) {
+		if r.Score != eval.MateIn(1) {
 			t.Errorf("%v: score %d at depth 2, want mate in 1", o, r.Score)
 		}
 		if u := r.Move.USI(); u != "6c7b+" && u != "8c7b" {

@@ -1,7 +1,6 @@
 package evaluate
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -196,25 +195,12 @@ func NoHeldOutError(ev *Evaluation) error {
 	return fmt.Errorf("evaluate: no held-out position was scored, so there is no metric to print: %s", strings.Join(why, ", "))
 }
 
-// EngineDefault returns the default of the engine's USI option
-// Probability, as the engine announces it to "usi", named as the
+// EngineDefault returns the engine's default estimator (the default of
+// its USI option Probability, engine.DefaultProbability), named as the
 // estimators of a Report (category, per_move, model).
 func EngineDefault() string {
-	var b bytes.Buffer
-	if err := engine.RunUSI(strings.NewReader("usi\nquit\n"), &b, engine.DefaultConfig()); err != nil {
-		return ""
-	}
-	sc := bufio.NewScanner(&b)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) >= 3 && f[0] == "option" && f[1] == "name" && f[2] == "Probability" {
-			if i := slices.Index(f, "default"); i >= 0 && i+1 < len(f) {
-				// The USI value per-move is the estimator per_move.
-				return strings.ReplaceAll(f[i+1], "-", "_")
-			}
-		}
-	}
-	return ""
+	// The USI value per-move is the estimator per_move.
+	return strings.ReplaceAll(engine.DefaultProbability, "-", "_")
 }
 
 // ModelReport is the counts' evaluation with the move model's metrics, its

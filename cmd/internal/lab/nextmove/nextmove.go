@@ -23,6 +23,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/cmd/internal/lab/sample"
 	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -216,7 +217,7 @@ func Run(ctx context.Context, positions []Position, cfg Config) ([]*Row, error) 
 			if res.Move != kifu.MoveNone && !res.Win && res.Move.Move16() == p.Played.Move16() {
 				row.Correct++
 			}
-			mate := res.Score >= engine.MateInMaxPly || res.Score <= -engine.MateInMaxPly
+			mate := res.Score >= eval.MateInMaxPly || res.Score <= -eval.MateInMaxPly
 			if cfg.MaxTime > 0 && res.Budget < lim.MaxBudget && !mate && !res.Win {
 				row.Capped++
 			}

@@ -1,4 +1,4 @@
-package engine
+package eval
 
 import (
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
@@ -6,47 +6,9 @@ import (
 	"github.com/rpshogi/rpshogi/tables"
 )
 
-// EvalKind chooses the static evaluation of the search (USI option Eval).
-type EvalKind uint8
-
-// Evaluations.
-const (
-	// EvalHand is the hand-set evaluation, Evaluate.
-	EvalHand EvalKind = iota
-	// EvalLearned is the learned evaluation, EvaluateLearned.
-	EvalLearned
-)
-
-// String returns the option value of k: "hand" or "learned".
-func (k EvalKind) String() string {
-	if k == EvalLearned {
-		return "learned"
-	}
-	return "hand"
-}
-
-// Evaluate returns the static evaluation of p of kind k, from the side to
-// move's point of view.
-func (k EvalKind) Evaluate(p *kifu.Position) Value {
-	if k == EvalLearned {
-		return EvaluateLearned(p)
-	}
-	return Evaluate(p)
-}
-
-// cacheSalt distinguishes the evaluations' entries in the searcher's
-// evaluation cache (qsearch.go), so that changing Eval between searches
-// never returns the other evaluation's values.
-func (k EvalKind) cacheSalt() uint64 {
-	if k == EvalLearned {
-		return 0x9e3779b97f4a7c15
-	}
-	return 0
-}
-
 // learnedBound bounds the learned evaluation (static evaluations stay
-// below evalSafetyBound).
-const learnedBound = evalSafetyBound / 2
+// below safetyBound).
+const learnedBound = safetyBound / 2
 
 // EvaluateLearned returns the learned evaluation of p from the side to
 // move's point of view: the sum of the compiled weights

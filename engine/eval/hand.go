@@ -1,27 +1,6 @@
-package engine
+package eval
 
 import "github.com/rpshogi/rpshogi/kifu"
-
-// Value is a search score in centipawns (a pawn on the board is about 90),
-// from the point of view of the side to move.
-type Value int32
-
-// Score bounds. Mate scores count plies from the root: MateValue - ply.
-const (
-	MaxPly                = 128
-	MateValue       Value = 32000
-	MateInMaxPly    Value = MateValue - MaxPly
-	InfiniteValue   Value = 32001
-	DrawValue       Value = 0
-	noValue         Value = -InfiniteValue - 1
-	evalSafetyBound Value = 20000 // static evaluations never reach this
-)
-
-// MatedIn returns the score of being mated after ply plies.
-func MatedIn(ply int) Value { return -MateValue + Value(ply) }
-
-// MateIn returns the score of mating after ply plies.
-func MateIn(ply int) Value { return MateValue - Value(ply) }
 
 // Material values in centipawns, on the board and in hand. A piece in hand
 // is worth a little more than on the board: it can be dropped anywhere.

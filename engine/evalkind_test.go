@@ -2,94 +2,26 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"testing"
 	"time"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/tables"
 )
 
-func fixedPrior() []int32 {
-	p := HandPrior()
-	w := make([]int32, len(p))
-	for i, v := range p {
-		w[i] = int32(math.Round(v * 32))
-	}
-	return w
-}
-
-// TestHandPrior checks that the hand-set evaluation expressed as weights
-// of the learned evaluation's features (the fit's starting point and
-// prior) gives the hand-set evaluation itself, but for the entering
-// king's bonus, which has no feature: on test positions and on the
-// positions of real professional games.
-func TestHandPrior(t *testing.T) {
-	w := fixedPrior()
-	check := func(pos *kifu.Position) bool {
-		if kifu.PromotionZone(kifu.Black).Has(pos.KingSquare(kifu.Black)) || kifu.PromotionZone(kifu.White).Has(pos.KingSquare(kifu.White)) {
-			return false
-		}
-		if got, want := EvaluateWeights(pos, w), Evaluate(pos); got != want {
-			t.Fatalf("%s: the prior gives %d, Evaluate %d", pos.SFEN(), got, want)
-		}
-		return true
-	}
-	for _, s := range []string{
-		"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-		"ln1g3nl/1r1s1kg2/p1pppp1pp/6p2/1p5P1/2P6/PPSPPPP1P/2G4R1/LN2KGSNL w Bb 1",
-		"l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-	} {
-		check(kifutest.MustSFEN(t, s))
-	}
-	t.Run("corpus", func(t *testing.T) {
-		n := 0
-		for _, g := range kifutest.Games(t, "pro") {
-			kifutest.Positions(t, g.Record, func(pos *kifu.Position, _ kifu.Move) {
-				if check(pos) {
-					n++
-				}
-			})
-		}
-		if n < 1000 {
-			t.Errorf("only %d positions checked", n)
-		}
-	})
-}
-
-// TestEvaluateLearned checks that the compiled learned evaluation is
-// antisymmetric in the side to move (a null move negates it but for the
-// tempo), bounded and allocation-free.
-func TestEvaluateLearned(t *testing.T) {
-	pos := kifutest.MustSFEN(t, "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1")
-	w := fixedPrior()
-	v := EvaluateWeights(pos, w)
-	pos.DoNullMove()
-	u := EvaluateWeights(pos, w)
-	pos.UndoNullMove()
-	if v+u != 2*tempo {
-		t.Errorf("evaluation %d, after a null move %d: want a sum of %d", v, u, 2*tempo)
-	}
-	if n := testing.AllocsPerRun(100, func() { v = EvaluateLearned(pos) }); n != 0 {
-		t.Errorf("EvaluateLearned allocates %v times", n)
-	}
-	if v <= -learnedBound || v >= learnedBound {
-		t.Errorf("learned evaluation %d", v)
-	}
-}
-
 // TestEvalKindCache checks that a searcher whose Eval changes between
 // searches never answers from the other evaluation's cached values.
 func TestEvalKindCache(t *testing.T) {
 	pos := kifutest.MustSFEN(t, "ln1g3nl/1r1s1kg2/p1pppp1pp/6p2/1p5P1/2P6/PPSPPPP1P/2G4R1/LN2KGSNL b Bb 1")
-	if Evaluate(pos) == EvaluateLearned(pos) {
+	if eval.Evaluate(pos) == eval.EvaluateLearned(pos) {
 		t.Skip("the two evaluations agree on this position")
 	}
 	s := NewSearcher(1, nil)
 	s.pos = pos
-	for _, k := range []EvalKind{EvalHand, EvalLearned, EvalHand} {
+	for _, k := range []evalKind{evalHand, evalLearned, evalHand} {
 		s.Eval = k
 		if got, want := s.evaluate(), k.Evaluate(pos); got != want {
 			t.Errorf("Eval %v: evaluate() = %d, want %d", k, got, want)
@@ -102,7 +34,7 @@ func TestEvalKindCache(t *testing.T) {
 // default.
 func TestUSIEvalOption(t *testing.T) {
 	p := startLoop(t, Config{Name: "test-engine"})
-	p.send("usi")
+	p.send("setoption name DeveloperOptions value true", "usi")
 	p.expect("option name Eval type combo default learned var hand var learned", time.Second)
 	p.expect("usiok", time.Second)
 	p.send("setoption name Eval value nonsense")
@@ -111,10 +43,10 @@ func TestUSIEvalOption(t *testing.T) {
 	pos := kifutest.MustSFEN(t, "ln1g3nl/1r1s1kg2/p1pppp1pp/6p2/1p5P1/2P6/PPSPPPP1P/2G4R1/LN2KGSNL b Bb 1")
 	// The default is the learned evaluation.
 	p.send("position sfen "+pos.SFEN(), "eval")
-	if got, want := p.expect("info string eval", time.Second), fmt.Sprintf("info string eval %d", EvaluateLearned(pos)); got != want || EvaluateLearned(pos) == Evaluate(pos) {
-		t.Errorf("default Eval: %q, want %q (hand-set %d)", got, want, Evaluate(pos))
+	if got, want := p.expect("info string eval", time.Second), fmt.Sprintf("info string eval %d", eval.EvaluateLearned(pos)); got != want || eval.EvaluateLearned(pos) == eval.Evaluate(pos) {
+		t.Errorf("default Eval: %q, want %q (hand-set %d)", got, want, eval.Evaluate(pos))
 	}
-	for _, k := range []EvalKind{EvalHand, EvalLearned} {
+	for _, k := range []evalKind{evalHand, evalLearned} {
 		p.send("setoption name Eval value "+k.String(), "position sfen "+pos.SFEN(), "eval")
 		if got, want := p.expect("info string eval", time.Second), fmt.Sprintf("info string eval %d", k.Evaluate(pos)); got != want {
 			t.Errorf("Eval=%v: %q, want %q", k, got, want)
@@ -145,8 +77,8 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	w := tables.EvalWeights()
 	for _, k := range []string{"hand", "learned", "learned-append"} {
-		eval := map[string]func(*kifu.Position) Value{
-			"hand": Evaluate, "learned": EvaluateLearned,
+		evaluate := map[string]func(*kifu.Position) Value{
+			"hand": eval.Evaluate, "learned": eval.EvaluateLearned,
 			// the learned evaluation as it was before evalfeat.Sum: a list of
 			// features, then their weights
 			"learned-append": func(p *kifu.Position) Value {
@@ -163,7 +95,7 @@ func BenchmarkEvaluate(b *testing.B) {
 			var sink Value
 			cpu0, ok := processCPU()
 			for i := 0; b.Loop(); i++ {
-				sink += eval(ps[i%len(ps)])
+				sink += evaluate(ps[i%len(ps)])
 			}
 			// CPU time per position: on a shared machine the wall clock
 			// (ns/op) counts the time the benchmark waits for a core.
@@ -179,7 +111,7 @@ func BenchmarkEvaluate(b *testing.B) {
 // the main thread does.
 func TestThreadsEval(t *testing.T) {
 	s := newTestSearcher()
-	s.Threads, s.Eval = 2, EvalLearned
+	s.Threads, s.Eval = 2, evalLearned
 	pos := kifutest.MustSFEN(t, benchPositions[0].sfen)
 	s.Search(pos, Limits{Nodes: 20000}, nil)
 	s.Wait()
