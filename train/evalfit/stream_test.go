@@ -194,9 +194,9 @@ func TestExamplesRoundTrip(t *testing.T) {
 			if err := f.read(b, &got, light); err != nil {
 				t.Fatal(err)
 			}
-			eq := func(name string, a, b any) {
+			eq := func(name string, want, have any) {
 				t.Helper()
-				if !equalSlices(a, b) {
+				if !equalSlices(want, have) {
 					t.Fatalf("chunk %d (light %v): %s differs", b, light, name)
 				}
 			}
