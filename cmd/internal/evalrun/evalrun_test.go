@@ -19,7 +19,7 @@ func TestDesc(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"defaults", DefaultOptions("db", ""), "iterations=100 l2=0.05 weights= compare=32 compare-weight=1 compare-t=100"},
+		{"defaults", DefaultOptions("db", ""), "iterations=100 l2=0.05 weights= compare=32 compare-weight=1 compare-t=100 max-positions=1000000"},
 		{"no comparison", Options{Weights: []string{"a=1", "b=0"}, Fit: evalfit.FitOptions{Iterations: 5, L2: 0.1}},
 			"iterations=5 l2=0.1 weights=a=1,b=0"},
 		{"leaf passes", Options{Data: evalfit.DataOptions{Compare: 8, LeafPasses: 2}, Fit: evalfit.FitOptions{Iterations: 5, L2: 0.1, Compare: 0.5, CompareT: 50}},
