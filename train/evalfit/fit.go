@@ -244,22 +244,7 @@ func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
 			if mu > 0 {
 				cmp = compareBlock(c, w, g, a, mu*tw/cw)
 			}
-			s := 0.0
-			for i := range c.target {
-				fs := c.feats[c.pos[i]:c.pos[i+1]]
-				z := 0.0
-				for _, f := range fs {
-					z += w[f.ID] * float64(f.N)
-				}
-				ce, d := crossEntropy(z, float64(c.target[i]))
-				wt := float64(c.weight[i])
-				s += wt * ce
-				d *= wt
-				for _, f := range fs {
-					g[f.ID] += d * float64(f.N)
-				}
-			}
-			return s, cmp
+			return resultsBlock(c, w, g), cmp
 		})
 		if err != nil {
 			return 0, 0, err
@@ -279,6 +264,28 @@ func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
 	}
 	return &Result{Weights: r.X, Objective: r.F, Loss: r.Aux, Iterations: r.Iterations, Evaluations: r.Evaluations,
 		Scale: scale, HandLoss: handLoss, CompareLoss: lastCmp}, nil
+}
+
+// resultsBlock adds to g the gradient of the results' cross-entropy on
+// the positions of c under the weights w, each multiplied by its weight,
+// and returns their weighted loss.
+func resultsBlock(c *chunk, w, g []float64) float64 {
+	s := 0.0
+	for i := range c.target {
+		fs := c.feats[c.pos[i]:c.pos[i+1]]
+		z := 0.0
+		for _, f := range fs {
+			z += w[f.ID] * float64(f.N)
+		}
+		ce, d := crossEntropy(z, float64(c.target[i]))
+		wt := float64(c.weight[i])
+		s += wt * ce
+		d *= wt
+		for _, f := range fs {
+			g[f.ID] += d * float64(f.N)
+		}
+	}
+	return s
 }
 
 // compareBlock adds to g the gradient of the comparisons of c under the
