@@ -170,7 +170,7 @@ type chunk struct {
 	cfeats  []evalfeat.Feature
 	cweight []float32
 
-	raw []byte // the record it was read from (examplesFile.read)
+	raw []uint32 // the record its arrays are in (examplesFile.read)
 }
 
 // Quiet reports whether the position pos, from which played was played,

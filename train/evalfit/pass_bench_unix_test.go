@@ -14,7 +14,7 @@ import (
 // BenchmarkPass times one gradient pass (results and comparisons, as the
 // defaults fit) over the examples of 40 professional games, in memory
 // and read back from a file of examples: the cost of streaming is the
-// difference (reading and decoding the records).
+// difference (reading the records from the page cache).
 func BenchmarkPass(b *testing.B) {
 	games, _ := proGames(b, 40)
 	ctx := context.Background()

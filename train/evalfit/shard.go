@@ -2,13 +2,11 @@ package evalfit
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
+	"unsafe"
 
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
@@ -17,36 +15,37 @@ import (
 // Streaming: a fit extracts its training examples once into a file of
 // chunks (examplesFile) and reads them back, chunk by chunk, at every
 // gradient pass, so that the memory of a fit does not grow with the
-// number of games (only the chunks' offsets do: 16 bytes per 32 games).
+// number of games (only the chunks' offsets do: 12 bytes per 32 games).
 //
-// A chunk is stored as one record, in a purpose-made format that is
-// cheap to decode (every pass decodes every record: a feature is its ID
-// and count as two little-endian 16-bit words, as in memory, decoded by
-// a loop as fast as a copy; a varint encoding of the gaps between the
-// sorted IDs was 35% smaller but took more CPU to decode than the
-// gradient took to compute), with the results' part first so that the
-// passes that need only the hand-set evaluation and the results
-// (FitHandScale) read a few bytes per position:
+// A chunk is stored as one record that is its arrays in memory, one
+// after the other, in the machine's own byte order: the file is written
+// and read by one process (a run's private file, removed at its end), so
+// a pass reads a record into a buffer and uses the arrays in place, with
+// no decoding (a decoded format, fixed-width or varint, cost a pass as
+// much CPU as the gradient itself). Every element is 4 bytes
+// (evalfeat.Feature is two 16-bit words), so every array is aligned in a
+// buffer of uint32. A record:
 //
-//	light: uvarint n; n × (target byte 0, 1, 2 = 0, ½, 1; weight float32;
-//	       hand float32), floats little-endian
-//	heavy: n × features; uvarint k (comparisons); k × (weight float32;
-//	       uvarint moves; moves × features)
-//	features: uvarint count; count × (uint16 ID; int16 N)
+//	header: 5 × uint32: positions n, features f, comparisons k, moves m,
+//	        comparison features cf
+//	light:  target [n]float32, weight [n]float32, hand [n]float32
+//	heavy:  pos [n+1]uint32, feats [f]Feature, cgroup [k+1]uint32,
+//	        cmove [m+1]uint32, cfeats [cf]Feature, cweight [k]float32
 //
-// The file is written sequentially and never read by anything else: its
-// format is private to a run and may change with any version.
+// The light part comes first so that the passes that need only the
+// hand-set evaluation and the results (FitHandScale) read 12 bytes per
+// position.
+
+// The header's length in words.
+const headerWords = 5
 
 // examplesFile is the chunks of a dataset on disk.
 type examplesFile struct {
 	f    *os.File
 	path string
-	// record b is at offs[b] (offs[b+1] its end); light[b] is the length
-	// of its results' part.
-	offs  []int64
-	light []int32
-	w     *bufio.Writer
-	buf   []byte
+	// record b is at offs[b] (offs[b+1] its end), in bytes.
+	offs []int64
+	w    *bufio.Writer
 }
 
 // createExamples creates the file of examples name in dir.
@@ -67,49 +66,35 @@ func (e *examplesFile) close() error {
 
 func (e *examplesFile) chunks() int { return len(e.offs) - 1 }
 
-func appendFeatures(b []byte, fs []evalfeat.Feature) []byte {
-	b = binary.AppendUvarint(b, uint64(len(fs)))
-	for _, f := range fs {
-		b = binary.LittleEndian.AppendUint16(b, f.ID)
-		b = binary.LittleEndian.AppendUint16(b, uint16(f.N))
+// asBytes returns the memory of s as bytes.
+func asBytes[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
 	}
-	return b
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
 }
 
-func appendFloat32(b []byte, v float32) []byte {
-	return binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+// as returns the n elements of type T (4 bytes) at word off of w.
+func as[T any](w []uint32, off, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&w[off])), n)
 }
 
 // write appends chunk c to the file.
 func (e *examplesFile) write(c *chunk) error {
-	b := e.buf[:0]
-	n := len(c.target)
-	b = binary.AppendUvarint(b, uint64(n))
-	for i := range n {
-		b = append(b, byte(c.target[i]*2))
-		b = appendFloat32(b, c.weight[i])
-		b = appendFloat32(b, c.hand[i])
-	}
-	light := len(b)
-	for i := range n {
-		b = appendFeatures(b, c.feats[c.pos[i]:c.pos[i+1]])
-	}
-	k := len(c.cweight)
-	b = binary.AppendUvarint(b, uint64(k))
-	for g := range k {
-		b = appendFloat32(b, c.cweight[g])
-		lo, hi := c.cgroup[g], c.cgroup[g+1]
-		b = binary.AppendUvarint(b, uint64(hi-lo))
-		for j := lo; j < hi; j++ {
-			b = appendFeatures(b, c.cfeats[c.cmove[j]:c.cmove[j+1]])
+	hdr := [headerWords]uint32{uint32(len(c.target)), uint32(len(c.feats)), uint32(len(c.cweight)),
+		uint32(len(c.cmove) - 1), uint32(len(c.cfeats))}
+	n := int64(0)
+	for _, b := range [][]byte{asBytes(hdr[:]), asBytes(c.target), asBytes(c.weight), asBytes(c.hand),
+		asBytes(c.pos), asBytes(c.feats), asBytes(c.cgroup), asBytes(c.cmove), asBytes(c.cfeats), asBytes(c.cweight)} {
+		if _, err := e.w.Write(b); err != nil {
+			return fmt.Errorf("train: writing the evaluation examples: %w", err)
 		}
+		n += int64(len(b))
 	}
-	e.buf = b
-	if _, err := e.w.Write(b); err != nil {
-		return fmt.Errorf("train: writing the evaluation examples: %w", err)
-	}
-	e.offs = append(e.offs, e.offs[len(e.offs)-1]+int64(len(b)))
-	e.light = append(e.light, int32(light))
+	e.offs = append(e.offs, e.offs[len(e.offs)-1]+n)
 	return nil
 }
 
@@ -124,118 +109,79 @@ func (e *examplesFile) finish() error {
 // errCorrupt is the error of a record that does not decode.
 var errCorrupt = errors.New("train: the evaluation examples are corrupt")
 
-// decoder reads the fields of a record.
-type decoder struct {
-	b   []byte
-	err bool
-}
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err, d.b = true, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err, d.b = true, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) float32() float32 {
-	if len(d.b) < 4 {
-		d.err, d.b = true, nil
-		return 0
-	}
-	v := math.Float32frombits(binary.LittleEndian.Uint32(d.b))
-	d.b = d.b[4:]
-	return v
-}
-
-func (d *decoder) features(out []evalfeat.Feature) []evalfeat.Feature {
-	n := int(d.uvarint())
-	if n > evalfeat.MaxActive*2 || 4*n > len(d.b) {
-		d.err, d.b = true, nil
-		return out
-	}
-	start := len(out)
-	out = slices.Grow(out, n)[:start+n]
-	dst, b := out[start:], d.b[:4*n]
-	for i := range dst {
-		v := binary.LittleEndian.Uint32(b[4*i:])
-		dst[i] = evalfeat.Feature{ID: uint16(v), N: int16(v >> 16)}
-	}
-	d.b = d.b[4*n:]
-	return out
-}
-
-// read decodes record b into c (its slices reused), only the results'
-// part when light (c's features and comparisons are then empty).
+// read reads record b into c, whose arrays then point into c.raw (reused
+// from one read to the next); only the results' part when light (c's
+// features and comparisons are then empty).
 func (e *examplesFile) read(b int, c *chunk, light bool) error {
 	lo, hi := e.offs[b], e.offs[b+1]
-	if light {
-		hi = lo + int64(e.light[b])
-	}
-	if int64(cap(c.raw)) < hi-lo {
-		c.raw = make([]byte, hi-lo)
-	}
-	c.raw = c.raw[:hi-lo]
-	if _, err := e.f.ReadAt(c.raw, lo); err != nil {
-		return fmt.Errorf("train: reading the evaluation examples: %w", err)
-	}
-	d := decoder{b: c.raw}
-	n := int(d.uvarint())
-	if n > len(d.b) {
+	if (hi-lo)%4 != 0 || hi-lo < 4*headerWords {
 		return errCorrupt
 	}
-	c.target, c.weight, c.hand = c.target[:0], c.weight[:0], c.hand[:0]
-	for range n {
-		if len(d.b) < 9 {
-			return errCorrupt
-		}
-		c.target = append(c.target, float32(d.b[0])/2)
-		d.b = d.b[1:]
-		c.weight = append(c.weight, d.float32())
-		c.hand = append(c.hand, d.float32())
+	words := int((hi - lo) / 4)
+	if light {
+		// The header, then the light part once its length is known.
+		words = headerWords
 	}
-	c.pos, c.feats = c.pos[:0], c.feats[:0]
-	c.cgroup, c.cmove, c.cfeats, c.cweight = c.cgroup[:0], c.cmove[:0], c.cfeats[:0], c.cweight[:0]
+	for pass := 0; pass < 2; pass++ {
+		if cap(c.raw) < words {
+			c.raw = make([]uint32, words)
+		}
+		c.raw = c.raw[:words]
+		if _, err := e.f.ReadAt(asBytes(c.raw), lo); err != nil {
+			return fmt.Errorf("train: reading the evaluation examples: %w", err)
+		}
+		if !light || pass == 1 {
+			break
+		}
+		words = min(headerWords+3*int(c.raw[0]), int((hi-lo)/4))
+	}
+	w := c.raw
+	n, f, k, m, cf := int(w[0]), int(w[1]), int(w[2]), int(w[3]), int(w[4])
+	if m > k*(kifu.MaxMoves+1) {
+		return errCorrupt
+	}
+	need := headerWords + 3*n
+	if !light {
+		need += (n + 1) + f + (k + 1) + (m + 1) + cf + k
+	}
+	if need != len(w) {
+		return errCorrupt
+	}
+	off := headerWords
+	next := func(size int) int { o := off; off += size; return o }
+	c.target = as[float32](w, next(n), n)
+	c.weight = as[float32](w, next(n), n)
+	c.hand = as[float32](w, next(n), n)
+	c.pos, c.feats, c.cgroup, c.cmove, c.cfeats, c.cweight = nil, nil, nil, nil, nil, nil
 	if light {
 		return nil
 	}
-	for range n {
-		c.pos = append(c.pos, uint32(len(c.feats)))
-		c.feats = d.features(c.feats)
+	c.pos = as[uint32](w, next(n+1), n+1)
+	c.feats = as[evalfeat.Feature](w, next(f), f)
+	c.cgroup = as[uint32](w, next(k+1), k+1)
+	c.cmove = as[uint32](w, next(m+1), m+1)
+	c.cfeats = as[evalfeat.Feature](w, next(cf), cf)
+	c.cweight = as[float32](w, next(k), k)
+	// The offsets index the arrays: check them (a feature's ID indexes
+	// the weights, out of range only in a file that is not this run's,
+	// and then a bounds check stops the fit).
+	if c.pos[0] != 0 || int(c.pos[n]) != f || c.cgroup[0] != 0 || int(c.cgroup[k]) != m || c.cmove[0] != 0 || int(c.cmove[m]) != cf {
+		return errCorrupt
 	}
-	c.pos = append(c.pos, uint32(len(c.feats)))
-	k := d.uvarint()
-	for range k {
-		if d.err {
-			break
-		}
-		c.cweight = append(c.cweight, d.float32())
-		c.cgroup = append(c.cgroup, uint32(len(c.cmove)))
-		m := d.uvarint()
-		if m > kifu.MaxMoves+1 {
+	for i := range n {
+		if c.pos[i] > c.pos[i+1] {
 			return errCorrupt
 		}
-		for range m {
-			c.cmove = append(c.cmove, uint32(len(c.cfeats)))
-			c.cfeats = d.features(c.cfeats)
+	}
+	for i := range k {
+		if c.cgroup[i] >= c.cgroup[i+1] {
+			return errCorrupt
 		}
 	}
-	c.cgroup = append(c.cgroup, uint32(len(c.cmove)))
-	c.cmove = append(c.cmove, uint32(len(c.cfeats)))
-	if d.err || len(d.b) != 0 {
-		return errCorrupt
+	for i := range m {
+		if c.cmove[i] > c.cmove[i+1] {
+			return errCorrupt
+		}
 	}
 	return nil
 }
