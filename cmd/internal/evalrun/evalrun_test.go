@@ -78,3 +78,30 @@ func TestFit(t *testing.T) {
 		t.Errorf("NoFit wrote another source (%v)", err)
 	}
 }
+
+// TestUnwritableOutFailsFirst asks for the Go source in a folder that
+// does not exist: Fit fails before fitting, and the database keeps no
+// evaluation.
+func TestUnwritableOutFailsFirst(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "rp.sqlite")
+	iopts := ingest.Options{Filter: ingest.Filter{Handicap: ingest.HandicapInclude}}
+	if _, err := train.Train(ctx, db, []string{"../../../kifu/testdata/csa"}, train.Options{Ingest: iopts}); err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions(db, filepath.Join(dir, "missing", "eval_gen.go"))
+	opts.Fit.Iterations = 3
+	fitted := false
+	opts.Data.Progress = func(int64, int64) { fitted = true }
+	var w bytes.Buffer
+	if _, _, err := Fit(ctx, opts, &w); err == nil || !strings.Contains(err.Error(), "cannot be written") {
+		t.Fatalf("Fit with --out in a missing folder: %v, want a \"cannot be written\" error", err)
+	}
+	if fitted || w.Len() > 0 {
+		t.Errorf("Fit extracted or fitted before failing: %q", w.String())
+	}
+	if _, _, err := evalfit.ReadDB(ctx, db); err == nil {
+		t.Error("the database has an evaluation")
+	}
+}
