@@ -169,6 +169,9 @@ func (r *Run) WriteText(w io.Writer, path string, d time.Duration) {
 	ds, res := r.Data, r.Result
 	fmt.Fprintf(w, "games %d (%d without a result, %d weighed 0), quiet positions %d (%d left out), features %d\n",
 		ds.Games, ds.NoResult, ds.Skipped, ds.Positions, ds.Unquiet, evalfeat.NumFeatures())
+	if ds.Sample > 0 && ds.Sample < 1 {
+		fmt.Fprintf(w, "positions sampled: a share of %.4g of each game's (--sample, or --max-positions over the games' positions)\n", ds.Sample)
+	}
 	fmt.Fprintf(w, "fitted in %d iterations: training loss %.5f (hand-set %.5f at K = %.1f), objective %.5f; %s into %s (%.1fs)\n",
 		res.Iterations, res.Loss, res.HandLoss, res.Scale, res.Objective, r.Model.Digest, path, d.Seconds())
 	if ds.Comparisons > 0 {
