@@ -27,7 +27,9 @@ var (
 // DefaultOptions: examples streamed, positions capped) on a copy of a
 // training database, and reports the CPU time per game of the database
 // (user + system, the process's, all cores), the wall time per game, the
-// process's peak RSS and the Go heap's peak. For a collection of N games
+// process's peak RSS (with the counting of the games when it counts them
+// itself: give -evalfit.db for the fit's alone) and the Go heap's peak
+// during the fits. For a collection of N games
 // (the scale benchmarks count selfplay collections into a database):
 //
 //	go test ./cmd/internal/evalrun -run '^$' -bench Fit -benchtime 1x -evalfit.db /path/rp.sqlite
