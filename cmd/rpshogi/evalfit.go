@@ -45,7 +45,11 @@ training: the position after the move played should evaluate above those
 after at most --compare quiet alternatives; --compare-weight 0 turns it
 off), by L-BFGS (the same weights for any --workers), stores them there
 (eval_weights, eval_runs) and, with --out, writes them as Go source
-(tables/eval_gen.go). With PATHs, it then scores the learned and the
+(tables/eval_gen.go). The examples stream through a temporary file
+beside FILE (--temp-dir), removed at the end (a killed run's by the next
+run); beyond --max-positions positions in the games, each game's
+positions are sampled by a hash of the game and the ply (--sample sets
+the share), so the same games give the same weights. With PATHs, it then scores the learned and the
 hand-set evaluations on those games (the games of FILE left out): mean
 cross-entropy of the results under σ(v/K), and of the moves played among
 their alternatives. --no-fit scores the stored one.`,
@@ -56,8 +60,8 @@ their alternatives. --no-fit scores the stored one.`,
 			if r.DB == "" {
 				return usageErrorf("--db FILE is required")
 			}
-			if opts.Sample < 0 || opts.Sample > 1 {
-				return usageErrorf("--sample %g: want a share in (0, 1], or 0 for every position", opts.Sample)
+			if opts.Sample <= 0 || opts.Sample > 1 || opts.MaxPositions < 0 {
+				return usageErrorf("--sample must be in (0, 1] and --max-positions not negative")
 			}
 			r.Data = evalfit.DataOptions{Workers: opts.Flags.Workers, Compare: opts.Compare, LeafPasses: opts.LeafPasses,
 				Sample: opts.Sample, MaxPositions: opts.MaxPositions, TempDir: opts.TempDir}
@@ -81,7 +85,7 @@ their alternatives. --no-fit scores the stored one.`,
 	f.Float64Var(&opts.CompareW, "compare-weight", evalrun.DefaultCompareW, "weight μ of the comparison loss (0: fit on the results only)")
 	f.Float64Var(&opts.CompareT, "compare-t", evalrun.DefaultCompareT, "temperature of the comparison loss, in centipawns")
 	f.IntVar(&opts.LeafPasses, "leaf-passes", 0, "comparison training on quiescence leaves: fit this many times, re-searching the leaves with the last weights (0: static evaluation after quiet moves)")
-	f.Float64Var(&opts.Sample, "sample", 0, "fit on this share of each game's positions, chosen by a hash of the game and the ply (0: every position, or the share --max-positions gives)")
+	f.Float64Var(&opts.Sample, "sample", 1, "fit on this share of each game's positions, chosen by a hash of the game and the ply (1: every position, or the share --max-positions gives)")
 	f.Int64Var(&opts.MaxPositions, "max-positions", evalrun.DefaultMaxPositions, "beyond this many positions in the games, sample them down to about it (0: no cap)")
 	f.StringVar(&opts.TempDir, "temp-dir", "", "folder of the fit's temporary examples (default: the database's; removed at the end)")
 	f.StringArrayVar(&opts.Run.Weights, "weight", nil, "SUBSTRING=W: weigh the games whose source contains SUBSTRING by W (repeatable)")
