@@ -121,3 +121,28 @@ func TestKilledFit(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoveStaleSparesLiveRuns checks that the clean-up of a fit leaves
+// the folder of a live run (its lock held) and removes it once the run
+// is gone without removing it (its lock free, as after a SIGKILL).
+func TestRemoveStaleSparesLiveRuns(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "rp.sqlite")
+	wd, err := openWorkDir(db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := RemoveStale(dir, "rp.sqlite"); err != nil || n != 0 {
+		t.Fatalf("RemoveStale with a live run removed %d folders (%v)", n, err)
+	}
+	if _, err := os.Stat(wd.path); err != nil {
+		t.Fatalf("the live run's folder: %v", err)
+	}
+	wd.lock.Close() // the run dies without removing its folder
+	if n, err := RemoveStale(dir, "rp.sqlite"); err != nil || n != 1 {
+		t.Fatalf("RemoveStale after the run died removed %d folders (%v), want 1", n, err)
+	}
+	if l := leftovers(t, dir); len(l) > 0 {
+		t.Fatalf("left behind: %v", l)
+	}
+}
