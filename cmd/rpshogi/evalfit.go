@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"io"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/evalrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
+	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/evalfit"
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -18,6 +21,9 @@ type evalFitOptions struct {
 	CompareW       float64
 	CompareT       float64
 	LeafPasses     int
+	Sample         float64
+	MaxPositions   int64
+	TempDir        string
 	JSON           bool
 	Flags          recordFlags
 	HeldOut        []string
@@ -39,7 +45,11 @@ training: the position after the move played should evaluate above those
 after at most --compare quiet alternatives; --compare-weight 0 turns it
 off), by L-BFGS (the same weights for any --workers), stores them there
 (eval_weights, eval_runs) and, with --out, writes them as Go source
-(tables/eval_gen.go). With PATHs, it then scores the learned and the
+(tables/eval_gen.go). The examples stream through a temporary file
+beside FILE (--temp-dir), removed at the end (a killed run's by the next
+run); beyond --max-positions positions in the games, each game's
+positions are sampled by a hash of the game and the ply (--sample sets
+the share), so the same games give the same weights. With PATHs, it then scores the learned and the
 hand-set evaluations on those games (the games of FILE left out): mean
 cross-entropy of the results under σ(v/K), and of the moves played among
 their alternatives. --no-fit scores the stored one.`,
@@ -50,7 +60,11 @@ their alternatives. --no-fit scores the stored one.`,
 			if r.DB == "" {
 				return usageErrorf("--db FILE is required")
 			}
-			r.Data = evalfit.DataOptions{Workers: opts.Flags.Workers, Compare: opts.Compare, LeafPasses: opts.LeafPasses}
+			if opts.Sample <= 0 || opts.Sample > 1 || opts.MaxPositions < 0 {
+				return usageErrorf("--sample must be in (0, 1] and --max-positions not negative")
+			}
+			r.Data = evalfit.DataOptions{Workers: opts.Flags.Workers, Compare: opts.Compare, LeafPasses: opts.LeafPasses,
+				Sample: opts.Sample, MaxPositions: opts.MaxPositions, TempDir: opts.TempDir}
 			var err error
 			if r.Data.Weights, err = modelrun.ParseWeights(r.Weights); err != nil {
 				return &usageError{err}
@@ -71,6 +85,9 @@ their alternatives. --no-fit scores the stored one.`,
 	f.Float64Var(&opts.CompareW, "compare-weight", evalrun.DefaultCompareW, "weight μ of the comparison loss (0: fit on the results only)")
 	f.Float64Var(&opts.CompareT, "compare-t", evalrun.DefaultCompareT, "temperature of the comparison loss, in centipawns")
 	f.IntVar(&opts.LeafPasses, "leaf-passes", 0, "comparison training on quiescence leaves: fit this many times, re-searching the leaves with the last weights (0: static evaluation after quiet moves)")
+	f.Float64Var(&opts.Sample, "sample", 1, "fit on this share of each game's positions, chosen by a hash of the game and the ply (1: every position, or the share --max-positions gives)")
+	f.Int64Var(&opts.MaxPositions, "max-positions", evalrun.DefaultMaxPositions, "beyond this many positions in the games, sample them down to about it (0: no cap)")
+	f.StringVar(&opts.TempDir, "temp-dir", "", "folder of the fit's temporary examples (default: the database's; removed at the end)")
 	f.StringArrayVar(&opts.Run.Weights, "weight", nil, "SUBSTRING=W: weigh the games whose source contains SUBSTRING by W (repeatable)")
 	f.StringVar(&opts.Run.Out, "out", "", "also write the evaluation as Go source to this file")
 	f.BoolVar(&opts.Run.NoFit, "no-fit", false, "do not fit: score (and --out) the database's evaluation")
@@ -82,6 +99,10 @@ their alternatives. --no-fit scores the stored one.`,
 
 func runEvalFit(ctx context.Context, opts *evalFitOptions) error {
 	w := opts.IO.Out
+	if isTerminal(opts.IO.ErrOut) && !opts.Run.NoFit {
+		stop := evalBars(&opts.Run, opts.IO.ErrOut)
+		defer stop()
+	}
 	md, exclude, err := evalrun.Fit(ctx, opts.Run, w)
 	if err != nil {
 		return err
@@ -106,4 +127,29 @@ func runEvalFit(ctx context.Context, opts *evalFitOptions) error {
 	}
 	ho.WriteText(w)
 	return nil
+}
+
+// evalBars sets the progress callbacks of o to draw bars on w, with the
+// time left: one over the games as their examples are extracted (from the
+// first batch of games), then one over the chunks of the passes of the
+// fit. It returns the function that ends the last bar.
+func evalBars(o *evalrun.Options, w io.Writer) (stop func()) {
+	var bar *progressbar.ProgressBar
+	var phase string
+	show := func(name string, done, total int64) {
+		if bar == nil || phase != name {
+			if bar != nil {
+				bar.Finish()
+			}
+			bar, phase = progress.Bar(w, name, total, false), name
+		}
+		bar.Set64(done)
+	}
+	o.Data.Progress = func(done, total int64) { show("evalfit: examples (games)", done, total) }
+	o.Fit.Chunks = func(done, total int64) { show("evalfit: fit (chunk passes)", done, total) }
+	return func() {
+		if bar != nil {
+			bar.Finish()
+		}
+	}
 }

@@ -60,6 +60,21 @@ type DataOptions struct {
 	// weights (eval.HandPrior), then under the previous fit's, as
 	// Bonanza searches again at each outer iteration.
 	LeafPasses int
+	// Sample, if in (0, 1), keeps only that share of the positions of
+	// each game, chosen by a hash of the game's moves and the ply
+	// (Sampler): the same games give the same positions however they
+	// were stored. 0 (or 1) keeps every position.
+	Sample float64
+	// MaxPositions, if positive, caps the positions FitDB fits on: when
+	// the games have more positions (game_stats.positions, in check or
+	// not), it samples them at MaxPositions over their number (Sample),
+	// so that the cost of the passes stops growing with the games.
+	MaxPositions int64
+	// TempDir is the folder of FitDB's examples ("": the database's).
+	TempDir string
+	// Progress, if set, is called as the games are extracted, with the
+	// games done and the games to do.
+	Progress func(done, total int64)
 }
 
 func (o *DataOptions) weightOf(source string) float64 {
@@ -129,7 +144,13 @@ type Dataset struct {
 	// moves played; CompareWeight is the comparisons' total weight.
 	Comparisons, Alternatives int64
 	CompareWeight             float64
-	chunks                    []*chunk
+	// Sample is the share of positions kept (DataOptions.Sample; 1 for
+	// every position).
+	Sample float64
+	// The chunks: in memory (Collect) or on disk (FitDB).
+	chunks  []*chunk
+	file    *examplesFile
+	nchunks int
 }
 
 // chunk is the positions of a batch of games: the blocks of the
@@ -148,7 +169,8 @@ type chunk struct {
 	cmove   []uint32
 	cfeats  []evalfeat.Feature
 	cweight []float32
-	cmpLoss float64 // the comparisons' loss at the last gradient (Fit)
+
+	raw []uint32 // the record its arrays are in (examplesFile.read)
 }
 
 // Quiet reports whether the position pos, from which played was played,
@@ -211,7 +233,7 @@ func canonical(fs []evalfeat.Feature) []evalfeat.Feature {
 	return out
 }
 
-func extractGame(g *Game, compare int, leaf []float64) (*gameData, error) {
+func extractGame(g *Game, compare int, leaf []float64, sample float64) (*gameData, error) {
 	pos, err := kifu.ParseSFEN(g.StartSFEN)
 	if err != nil {
 		return nil, fmt.Errorf("train: game %d: %w", g.ID, err)
@@ -222,10 +244,15 @@ func extractGame(g *Game, compare int, leaf []float64) (*gameData, error) {
 	if leaf != nil && compare > 0 {
 		ls = &leafSearcher{w: leaf}
 	}
+	keep := NewSampler(g, sample)
 	for i, u := range strings.Fields(g.Moves) {
 		played, err := pos.ParseUSIMove(u)
 		if err != nil {
 			return nil, fmt.Errorf("train: game %d, move %d (%s): %w", g.ID, i+1, u, err)
+		}
+		if !keep.Keep(i) {
+			pos.DoMove(played)
+			continue
 		}
 		if Quiet(pos, played) {
 			start := len(d.feats)
@@ -251,37 +278,64 @@ func extractGame(g *Game, compare int, leaf []float64) (*gameData, error) {
 // batch is the number of games of a chunk (a variable for the tests).
 var batch = 32
 
-// Collect extracts the dataset of games, replaying them in parallel and
-// assembling it in the games' order, so that it does not depend on the
-// number of workers.
+// Collect extracts the dataset of games into memory, replaying them in
+// parallel and assembling it in the games' order, so that it does not
+// depend on the number of workers. FitDB streams the same chunks to disk
+// instead (collect): the same dataset, whose fit gives the same weights.
 func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, error) {
 	if opts.MaxGames > 0 && len(games) > opts.MaxGames {
 		games = games[:opts.MaxGames]
 	}
+	ds := &Dataset{}
+	next := 0
+	err := collect(ctx, func() ([]Game, error) {
+		lo := next
+		next = min(next+batch, len(games))
+		return games[lo:next], nil
+	}, opts, ds, func(c *chunk) error {
+		ds.chunks = append(ds.chunks, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	ds.nchunks = len(ds.chunks)
+	return ds, nil
+}
+
+// collect extracts the games that next returns, batch by batch (at most
+// batch games each, none at the end), into the chunks it hands to emit in
+// the games' order, and counts them into ds.
+func collect(ctx context.Context, next func() ([]Game, error), opts DataOptions, ds *Dataset, emit func(*chunk) error) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	ds := &Dataset{}
 	parts := make([]*gameData, batch)
 	use := func(g *Game) bool {
 		_, ok := Target(g.Result)
 		return ok && opts.weightOf(g.Source) != 0
 	}
-	for lo := 0; lo < len(games); lo += batch {
-		hi := min(lo+batch, len(games))
-		err := train.ParallelRange(ctx, lo, hi, workers, parts, func(i int) (*gameData, error) {
+	for {
+		games, err := next()
+		if err != nil {
+			return err
+		}
+		if len(games) == 0 {
+			return nil
+		}
+		err = train.ParallelRange(ctx, 0, len(games), workers, parts, func(i int) (*gameData, error) {
 			if !use(&games[i]) {
 				return nil, nil
 			}
-			return extractGame(&games[i], opts.Compare, opts.Leaf)
+			return extractGame(&games[i], opts.Compare, opts.Leaf, opts.Sample)
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		c := &chunk{}
-		for i := lo; i < hi; i++ {
-			g, p := &games[i], parts[i-lo]
+		for i := range games {
+			g, p := &games[i], parts[i]
 			if p == nil {
 				if _, ok := Target(g.Result); !ok {
 					ds.NoResult++
@@ -315,17 +369,18 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 			c.cfeats = append(c.cfeats, p.cfeats...)
 			ds.Comparisons += int64(len(p.cgroup))
 			ds.Alternatives += int64(len(p.cmove) - len(p.cgroup))
-			parts[i-lo] = nil
+			parts[i] = nil
 		}
 		c.pos = append(c.pos, uint32(len(c.feats)))
 		c.cgroup = append(c.cgroup, uint32(len(c.cmove)))
 		c.cmove = append(c.cmove, uint32(len(c.cfeats)))
 		ds.Positions += int64(len(c.target))
 		if len(c.target) > 0 || len(c.cweight) > 0 {
-			ds.chunks = append(ds.chunks, c)
+			if err := emit(c); err != nil {
+				return err
+			}
 		}
 	}
-	return ds, nil
 }
 
 // errNoScale is FitHandScale's error when the hand-set evaluation does

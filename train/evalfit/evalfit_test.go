@@ -21,7 +21,7 @@ import (
 
 // proGames returns the first n decided professional games of the shared
 // corpus as Games, with the paths of their files.
-func proGames(t *testing.T, n int) ([]Game, []string) {
+func proGames(t testing.TB, n int) ([]Game, []string) {
 	dir := kifutest.SharedDir(t)
 	var gs []Game
 	var paths []string

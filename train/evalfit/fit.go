@@ -5,7 +5,6 @@ import (
 	"math"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
@@ -34,6 +33,9 @@ type FitOptions struct {
 	// (the dataset's comparisons, DataOptions.Compare) added to the
 	// objective; CompareT its temperature T in centipawns (0: 100).
 	Compare, CompareT float64
+	// Chunks, if set, is called as the passes go, with the chunks done
+	// and an estimate of the chunks to do (Iterations + 1 passes).
+	Chunks func(done, total int64)
 	// Pass, if set, is called by FitDB after each fit of a pass on
 	// quiescence leaves (DataOptions.LeafPasses), from 0.
 	Pass func(pass int, ds *Dataset, r *Result)
@@ -72,41 +74,122 @@ func crossEntropy(z, y float64) (float64, float64) {
 	return sp - y*z, 1/(1+math.Exp(-z)) - y
 }
 
-// blocks computes block(c, g) for every chunk of ds in parallel into the
-// per-chunk sums loss[b] and grads[b], then adds them in chunk order into
-// grad: the order of the floating-point sums, and so the result, does not
-// depend on the number of workers.
-func blocks(ctx context.Context, ds *Dataset, workers int, loss []float64, grads [][]float64, grad []float64,
-	block func(c *chunk, g []float64) float64) (float64, error) {
-	var next atomic.Int64
+// slot is a chunk in flight in a pass: loaded (read from disk, or
+// pointed at in memory), then its partial sums computed.
+type slot struct {
+	b         int
+	c         *chunk
+	own       chunk // what a chunk read from disk is decoded into
+	grad      []float64
+	loss, cmp float64
+	err       error
+	done      chan struct{}
+}
+
+// passer makes the passes over the chunks of a dataset: each pass
+// computes the per-chunk partial sums block(c, g) in parallel, at most
+// window chunks in flight (loaded and summed, not yet added), and adds
+// them in chunk order, so that the order of the floating-point sums, and
+// so the result, does not depend on the number of workers, and the
+// memory on the number of chunks.
+type passer struct {
+	ds      *Dataset
+	workers int
+	light   bool // load the results' part only (examplesFile.read)
+	slots   []*slot
+	// chunk, if set, is called after each chunk is added.
+	chunk func()
+}
+
+func newPasser(ds *Dataset, workers, n int, light bool) *passer {
+	workers = workerCount(workers)
+	p := &passer{ds: ds, workers: workers, light: light}
+	for range workers + 2 {
+		p.slots = append(p.slots, &slot{grad: make([]float64, n), done: make(chan struct{}, 1)})
+	}
+	return p
+}
+
+// load makes s.c the chunk s.b.
+func (p *passer) load(s *slot) error {
+	if p.ds.file == nil {
+		s.c = p.ds.chunks[s.b]
+		return nil
+	}
+	s.c = &s.own
+	return p.ds.file.read(s.b, &s.own, p.light)
+}
+
+// pass computes block over every chunk and writes the sum of the
+// gradients into grad; it returns the sums of the two losses block
+// returns.
+func (p *passer) pass(parent context.Context, grad []float64, block func(c *chunk, g []float64) (loss, cmp float64)) (float64, float64, error) {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	free := make(chan *slot, len(p.slots))
+	for _, s := range p.slots {
+		free <- s
+	}
+	order := make(chan *slot, len(p.slots))
+	work := make(chan *slot, len(p.slots))
+	go func() {
+		defer close(order)
+		defer close(work)
+		for b := range p.ds.nchunks {
+			var s *slot
+			select {
+			case s = <-free:
+			case <-ctx.Done():
+				return
+			}
+			s.b = b
+			order <- s
+			work <- s
+		}
+	}()
 	var wg sync.WaitGroup
-	for range workers {
+	for range p.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				b := int(next.Add(1) - 1)
-				if b >= len(ds.chunks) || ctx.Err() != nil {
-					return
+			for s := range work {
+				s.err = nil
+				if ctx.Err() != nil {
+					s.err = ctx.Err()
+				} else if s.err = p.load(s); s.err == nil {
+					clear(s.grad)
+					s.loss, s.cmp = block(s.c, s.grad)
 				}
-				clear(grads[b])
-				loss[b] = block(ds.chunks[b], grads[b])
+				s.done <- struct{}{}
 			}
 		}()
 	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
 	clear(grad)
-	total := 0.0
-	for b := range ds.chunks {
-		total += loss[b]
-		for i, v := range grads[b] {
-			grad[i] += v
+	var loss, cmp float64
+	var err error
+	for s := range order {
+		<-s.done
+		if err == nil && s.err != nil {
+			err = s.err
+			cancel()
 		}
+		if err == nil {
+			loss += s.loss
+			cmp += s.cmp
+			for i, v := range s.grad {
+				grad[i] += v
+			}
+			if p.chunk != nil {
+				p.chunk()
+			}
+		}
+		free <- s
 	}
-	return total, nil
+	wg.Wait()
+	if err == nil {
+		err = parent.Err()
+	}
+	return loss, cmp, err
 }
 
 func workerCount(n int) int {
@@ -137,12 +220,6 @@ func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
 			prior[i] = v / scale
 		}
 	}
-	workers := workerCount(opts.Workers)
-	loss := make([]float64, len(ds.chunks))
-	grads := make([][]float64, len(ds.chunks))
-	for b := range grads {
-		grads[b] = make([]float64, nf)
-	}
 	tw := max(ds.TotalWeight, 1e-12)
 	// Comparison training: the comparisons' loss is added with weight
 	// mu/cw (to the results' loss, which is divided by tw below, so the
@@ -150,34 +227,27 @@ func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
 	mu, cw := opts.Compare, max(ds.CompareWeight, 1e-12)
 	a := scale / opts.compareT()
 	lastCmp := 0.0
+	ps := newPasser(ds, opts.Workers, nf, false)
+	if opts.Chunks != nil {
+		// Progress in chunks: one pass per iteration and one at the
+		// start (the line search's extra passes, rare, stay at the end).
+		total := int64(opts.Iterations+1) * int64(ds.nchunks)
+		done := int64(0)
+		ps.chunk = func() {
+			done++
+			opts.Chunks(min(done, total-1), total)
+		}
+	}
 	f := func(w, g []float64) (float64, float64, error) {
-		l, err := blocks(ctx, ds, workers, loss, grads, g, func(c *chunk, g []float64) float64 {
+		l, cl, err := ps.pass(ctx, g, func(c *chunk, g []float64) (float64, float64) {
+			cmp := 0.0
 			if mu > 0 {
-				c.cmpLoss = compareBlock(c, w, g, a, mu*tw/cw)
+				cmp = compareBlock(c, w, g, a, mu*tw/cw)
 			}
-			s := 0.0
-			for i := range c.target {
-				fs := c.feats[c.pos[i]:c.pos[i+1]]
-				z := 0.0
-				for _, f := range fs {
-					z += w[f.ID] * float64(f.N)
-				}
-				ce, d := crossEntropy(z, float64(c.target[i]))
-				wt := float64(c.weight[i])
-				s += wt * ce
-				d *= wt
-				for _, f := range fs {
-					g[f.ID] += d * float64(f.N)
-				}
-			}
-			return s
+			return resultsBlock(c, w, g), cmp
 		})
 		if err != nil {
 			return 0, 0, err
-		}
-		cl := 0.0
-		for _, c := range ds.chunks {
-			cl += c.cmpLoss
 		}
 		pen := 0.0
 		for i := range g {
@@ -194,6 +264,28 @@ func Fit(ctx context.Context, ds *Dataset, opts FitOptions) (*Result, error) {
 	}
 	return &Result{Weights: r.X, Objective: r.F, Loss: r.Aux, Iterations: r.Iterations, Evaluations: r.Evaluations,
 		Scale: scale, HandLoss: handLoss, CompareLoss: lastCmp}, nil
+}
+
+// resultsBlock adds to g the gradient of the results' cross-entropy on
+// the positions of c under the weights w, each multiplied by its weight,
+// and returns their weighted loss.
+func resultsBlock(c *chunk, w, g []float64) float64 {
+	s := 0.0
+	for i := range c.target {
+		fs := c.feats[c.pos[i]:c.pos[i+1]]
+		z := 0.0
+		for _, f := range fs {
+			z += w[f.ID] * float64(f.N)
+		}
+		ce, d := crossEntropy(z, float64(c.target[i]))
+		wt := float64(c.weight[i])
+		s += wt * ce
+		d *= wt
+		for _, f := range fs {
+			g[f.ID] += d * float64(f.N)
+		}
+	}
+	return s
 }
 
 // compareBlock adds to g the gradient of the comparisons of c under the
@@ -232,16 +324,11 @@ func compareBlock(c *chunk, w, g []float64, a, gw float64) float64 {
 // Black's view) on the positions of ds: σ(v/K) as the probability that
 // Black wins, K minimising the mean cross-entropy, which it returns too.
 func FitHandScale(ctx context.Context, ds *Dataset, workers int) (scale, loss float64, err error) {
-	workers = workerCount(workers)
-	ls := make([]float64, len(ds.chunks))
-	grads := make([][]float64, len(ds.chunks))
-	for b := range grads {
-		grads[b] = make([]float64, 1)
-	}
+	ps := newPasser(ds, workers, 1, true)
 	tw := max(ds.TotalWeight, 1e-12)
 	// u = 100/K: the logit of 100 centipawns.
 	f := func(u, g []float64) (float64, float64, error) {
-		l, err := blocks(ctx, ds, workers, ls, grads, g, func(c *chunk, g []float64) float64 {
+		l, _, err := ps.pass(ctx, g, func(c *chunk, g []float64) (float64, float64) {
 			s := 0.0
 			for i := range c.target {
 				x := float64(c.hand[i]) / 100
@@ -250,7 +337,7 @@ func FitHandScale(ctx context.Context, ds *Dataset, workers int) (scale, loss fl
 				s += wt * ce
 				g[0] += wt * d * x
 			}
-			return s
+			return s, 0
 		})
 		g[0] /= tw
 		return l / tw, l / tw, err

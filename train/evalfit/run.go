@@ -2,6 +2,7 @@ package evalfit
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -25,16 +26,32 @@ type Run struct {
 
 // FitDB fits the evaluation on the games counted in the training
 // database at path and stores it there (Write); desc records the options
-// in eval_runs.
+// in eval_runs. It streams: the games are read from the database a batch
+// at a time and their examples written to a file in a folder of the run
+// (workdir.go), which the passes of the fit read back chunk by chunk and
+// which is removed when FitDB returns; the weights are those of Collect
+// and Fit on the same games. A database that cannot be written fails
+// before anything is fitted.
 func FitDB(ctx context.Context, path string, data DataOptions, fit FitOptions, desc string) (*Run, error) {
 	db, err := train.OpenWritable(path)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	games, err := ReadGames(ctx, db)
+	if err := CheckWritable(ctx, db); err != nil {
+		return nil, fmt.Errorf("train: %s: %w", path, err)
+	}
+	wd, err := openWorkDir(path, data.TempDir)
 	if err != nil {
 		return nil, err
+	}
+	defer wd.remove()
+	games, positions, err := countGames(ctx, db, data.MaxGames)
+	if err != nil {
+		return nil, err
+	}
+	if data.MaxPositions > 0 && positions > data.MaxPositions && (data.Sample <= 0 || data.Sample >= 1) {
+		data.Sample = float64(data.MaxPositions) / float64(positions)
 	}
 	passes := 1
 	if data.LeafPasses > 0 && data.Compare > 0 {
@@ -43,15 +60,20 @@ func FitDB(ctx context.Context, path string, data DataOptions, fit FitOptions, d
 	}
 	var ds *Dataset
 	var res *Result
+	defer func() {
+		if ds != nil {
+			ds.file.close()
+		}
+	}()
 	for pass := range passes {
 		if pass > 0 {
 			data.Leaf = make([]float64, len(res.Weights))
 			for i, v := range res.Weights {
 				data.Leaf[i] = v * res.Scale
 			}
+			ds.file.close()
 		}
-		ds, err = Collect(ctx, games, data)
-		if err != nil {
+		if ds, err = collectDB(ctx, db, wd, fmt.Sprintf("examples-%d", pass), games, data); err != nil {
 			return nil, err
 		}
 		if ds.Positions == 0 {
@@ -69,6 +91,56 @@ func FitDB(ctx context.Context, path string, data DataOptions, fit FitOptions, d
 		return nil, err
 	}
 	return &Run{Data: ds, Result: res, Model: md}, nil
+}
+
+// collectDB extracts the examples of the games of db into the file name
+// of wd: the dataset of Collect, on disk.
+func collectDB(ctx context.Context, db *sql.DB, wd *workDir, name string, games int64, data DataOptions) (*Dataset, error) {
+	var progress func(int64)
+	if data.Progress != nil {
+		progress = func(done int64) { data.Progress(done, games) }
+		progress(0)
+	}
+	next, stop, err := streamGames(ctx, db, data.MaxGames, progress)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	f, err := createExamples(wd.path, name)
+	if err != nil {
+		return nil, err
+	}
+	ds := &Dataset{file: f, Sample: 1}
+	if data.Sample > 0 && data.Sample < 1 {
+		ds.Sample = data.Sample
+	}
+	err = collect(ctx, next, data, ds, f.write)
+	if err == nil {
+		err = f.finish()
+	}
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	ds.nchunks = f.chunks()
+	if progress != nil {
+		progress(games)
+	}
+	return ds, nil
+}
+
+// CheckWritable checks that db can be written, writing nothing: a fit
+// that could not store its result fails before it starts.
+func CheckWritable(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("cannot be written: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE eval_write_check(x); DROP TABLE eval_write_check`); err != nil {
+		return fmt.Errorf("cannot be written: %w", err)
+	}
+	return nil
 }
 
 // ReadDB returns the evaluation of the training database at path, and
@@ -97,6 +169,9 @@ func (r *Run) WriteText(w io.Writer, path string, d time.Duration) {
 	ds, res := r.Data, r.Result
 	fmt.Fprintf(w, "games %d (%d without a result, %d weighed 0), quiet positions %d (%d left out), features %d\n",
 		ds.Games, ds.NoResult, ds.Skipped, ds.Positions, ds.Unquiet, evalfeat.NumFeatures())
+	if ds.Sample > 0 && ds.Sample < 1 {
+		fmt.Fprintf(w, "positions sampled: a share of %.4g of each game's (--sample, or --max-positions over the games' positions)\n", ds.Sample)
+	}
 	fmt.Fprintf(w, "fitted in %d iterations: training loss %.5f (hand-set %.5f at K = %.1f), objective %.5f; %s into %s (%.1fs)\n",
 		res.Iterations, res.Loss, res.HandLoss, res.Scale, res.Objective, r.Model.Digest, path, d.Seconds())
 	if ds.Comparisons > 0 {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,6 +26,11 @@ const (
 	DefaultCompare    = 32
 	DefaultCompareW   = 1.0
 	DefaultCompareT   = 100.0
+	// DefaultMaxPositions caps the positions of a fit (sampled by a hash
+	// of each game's record and the ply beyond it, evalfit.Sampler): the
+	// cost of the passes stops growing with the games there. The corpus
+	// of docs/evaluation.md (139,348 positions) is below it: fitted whole.
+	DefaultMaxPositions = 1_000_000
 )
 
 // Options configures Fit.
@@ -43,7 +49,7 @@ type Options struct {
 // every other flag at its default.
 func DefaultOptions(db, out string) Options {
 	return Options{DB: db, Out: out,
-		Data: evalfit.DataOptions{Compare: DefaultCompare},
+		Data: evalfit.DataOptions{Compare: DefaultCompare, MaxPositions: DefaultMaxPositions},
 		Fit:  evalfit.FitOptions{L2: DefaultL2, Iterations: DefaultIterations, Compare: DefaultCompareW, CompareT: DefaultCompareT}}
 }
 
@@ -56,6 +62,12 @@ func (o *Options) Desc() string {
 			desc += fmt.Sprintf(" leaf-passes=%d", o.Data.LeafPasses)
 		}
 	}
+	if o.Data.Sample > 0 && o.Data.Sample < 1 {
+		desc += fmt.Sprintf(" sample=%g", o.Data.Sample)
+	}
+	if o.Data.MaxPositions > 0 {
+		desc += fmt.Sprintf(" max-positions=%d", o.Data.MaxPositions)
+	}
 	return desc
 }
 
@@ -65,6 +77,11 @@ func (o *Options) Desc() string {
 // evaluation and the function that tells the games the database counted.
 func Fit(ctx context.Context, opts Options, w io.Writer) (*evalfit.Model, func(string) bool, error) {
 	start := time.Now()
+	if opts.Out != "" {
+		if err := checkOut(opts.Out); err != nil {
+			return nil, nil, fmt.Errorf("evalfit: %w", err)
+		}
+	}
 	if !opts.NoFit {
 		fo := opts.Fit
 		if opts.Data.Compare > 0 && opts.Data.LeafPasses > 0 {
@@ -94,6 +111,18 @@ func Fit(ctx context.Context, opts Options, w io.Writer) (*evalfit.Model, func(s
 		fmt.Fprintf(w, "wrote %s\n", opts.Out)
 	}
 	return md, exclude, nil
+}
+
+// checkOut checks that a file can be written beside out (as
+// atomicfile.Write does), writing nothing that stays: a fit whose output
+// cannot be written fails before it starts.
+func checkOut(out string) error {
+	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".check-*")
+	if err != nil {
+		return fmt.Errorf("%s cannot be written: %w", out, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // PipelineStep is the pipeline's evaluation step: it fits the evaluation

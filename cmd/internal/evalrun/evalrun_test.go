@@ -19,7 +19,7 @@ func TestDesc(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"defaults", DefaultOptions("db", ""), "iterations=100 l2=0.05 weights= compare=32 compare-weight=1 compare-t=100"},
+		{"defaults", DefaultOptions("db", ""), "iterations=100 l2=0.05 weights= compare=32 compare-weight=1 compare-t=100 max-positions=1000000"},
 		{"no comparison", Options{Weights: []string{"a=1", "b=0"}, Fit: evalfit.FitOptions{Iterations: 5, L2: 0.1}},
 			"iterations=5 l2=0.1 weights=a=1,b=0"},
 		{"leaf passes", Options{Data: evalfit.DataOptions{Compare: 8, LeafPasses: 2}, Fit: evalfit.FitOptions{Iterations: 5, L2: 0.1, Compare: 0.5, CompareT: 50}},
@@ -76,5 +76,32 @@ func TestFit(t *testing.T) {
 	}
 	if src2, err := os.ReadFile(out2); err != nil || !bytes.Equal(src, src2) {
 		t.Errorf("NoFit wrote another source (%v)", err)
+	}
+}
+
+// TestUnwritableOutFailsFirst asks for the Go source in a folder that
+// does not exist: Fit fails before fitting, and the database keeps no
+// evaluation.
+func TestUnwritableOutFailsFirst(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "rp.sqlite")
+	iopts := ingest.Options{Filter: ingest.Filter{Handicap: ingest.HandicapInclude}}
+	if _, err := train.Train(ctx, db, []string{"../../../kifu/testdata/csa"}, train.Options{Ingest: iopts}); err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions(db, filepath.Join(dir, "missing", "eval_gen.go"))
+	opts.Fit.Iterations = 3
+	fitted := false
+	opts.Data.Progress = func(int64, int64) { fitted = true }
+	var w bytes.Buffer
+	if _, _, err := Fit(ctx, opts, &w); err == nil || !strings.Contains(err.Error(), "cannot be written") {
+		t.Fatalf("Fit with --out in a missing folder: %v, want a \"cannot be written\" error", err)
+	}
+	if fitted || w.Len() > 0 {
+		t.Errorf("Fit extracted or fitted before failing: %q", w.String())
+	}
+	if _, _, err := evalfit.ReadDB(ctx, db); err == nil {
+		t.Error("the database has an evaluation")
 	}
 }
