@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rpshogi/rpshogi/engine"
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
@@ -352,7 +352,7 @@ func TestInterruptedFitLeavesNothing(t *testing.T) {
 	}
 }
 
-func handLeaf() []float64 { return engine.HandPrior() }
+func handLeaf() []float64 { return eval.HandPrior() }
 
 // equalSlices reports whether the slices a and b (of one type) have the
 // same elements, nil and empty alike.
