@@ -1,7 +1,12 @@
-// Package tables holds the generated move-category probability table
-// (probabilities_gen.go) and the small API the engine and the CRA orderer
-// read: Prob, Cost, Costs and the table's provenance (Source, Games,
-// Positions).
+// Package tables holds the generated tables the engine is compiled with
+// and the small API that reads them: the move-category probability table
+// (probabilities_gen.go; Costs and PerMoveCosts, the costs the engine and
+// the CRA orderer price moves with, and its provenance Source, Games and
+// Positions), the learned move model (model_gen.go: ModelWeights,
+// ModelBook), the learned evaluation (eval_gen.go: EvalWeights), and
+// Digest of the table and the model. Generate writes a table's source
+// from category counts; CostsOf gives the costs it would hold, for a
+// database's counts without compiling them.
 //
 // The committed table is trained on the real games of the shared corpus
 // (../shared/data/kifu beside the repository: kinds pro, computer,

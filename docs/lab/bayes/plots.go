@@ -1,14 +1,14 @@
 //go:build ignore
 
-// Command plots draws the figures of docs/bayes.md from docs/bayes/cells.tsv
+// Command plots draws the figures of docs/lab/bayes.md from docs/lab/bayes/cells.tsv
 // (one match per line: figure, strategy, Simnum, PVth, games, score, low,
 // high, node ratio). Run from the repository root:
 //
-//	go run docs/bayes/plots.go
+//	go run docs/lab/bayes/plots.go
 //
-// It writes docs/bayes/fig2.png (score against the node ratio, one series
+// It writes docs/lab/bayes/fig2.png (score against the node ratio, one series
 // per Simnum, one point per PVth, as the paper's Fig. 2) and
-// docs/bayes/fig3.png (score against Simnum, one series per strategy, as
+// docs/lab/bayes/fig3.png (score against Simnum, one series per strategy, as
 // the paper's Fig. 3, left).
 package main
 
@@ -112,7 +112,7 @@ func half(p *plot.Plot) error {
 }
 
 func run() error {
-	cs, err := read("docs/bayes/cells.tsv")
+	cs, err := read("docs/lab/bayes/cells.tsv")
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func run() error {
 	if err := half(p); err != nil {
 		return err
 	}
-	if err := p.Save(16*vg.Centimeter, 11*vg.Centimeter, "docs/bayes/fig2.png"); err != nil {
+	if err := p.Save(16*vg.Centimeter, 11*vg.Centimeter, "docs/lab/bayes/fig2.png"); err != nil {
 		return err
 	}
 	// Fig. 3: score against Simnum, a series per strategy and PVth.
@@ -175,7 +175,7 @@ func run() error {
 	if err := half(p); err != nil {
 		return err
 	}
-	return p.Save(16*vg.Centimeter, 11*vg.Centimeter, "docs/bayes/fig3.png")
+	return p.Save(16*vg.Centimeter, 11*vg.Centimeter, "docs/lab/bayes/fig3.png")
 }
 
 func main() {
