@@ -26,6 +26,7 @@ type pipelineOptions struct {
 	Quiet    bool
 	NoEngine bool
 	NoReport bool
+	NoArrow  bool
 	Add      bool
 	Flags    recordFlags
 }
@@ -82,6 +83,7 @@ it never compile the generated table.`,
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the final summary")
 	cmd.Flags().BoolVar(&opts.NoEngine, "no-engine", false, "stop after the table and the model: do not build the engine (no Go toolchain or source tree needed)")
 	cmd.Flags().BoolVar(&opts.NoReport, "no-report", false, "do not write the HTML report (DIR/report/index.html, as rpshogi report)")
+	cmd.Flags().BoolVar(&opts.NoArrow, "no-arrow", false, "do not write the Arrow and Parquet files (DIR/arrow: about 21 KB a game, most of it positions.arrow); the database has everything they hold")
 	cmd.Flags().BoolVar(&opts.Add, "add", false, "add to a folder built from the other kind of source (bundled games or your records)")
 	opts.Flags.register(cmd.Flags())
 	return cmd
@@ -142,6 +144,9 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 	existed := exists(dbPath)
 	topts := train.Options{Ingest: iopts, ArrowDir: filepath.Join(opts.Out, pipedir.Arrow)}
+	if opts.NoArrow {
+		topts.ArrowDir = ""
+	}
 	var bar *progressbar.ProgressBar
 	if bars {
 		bar = newIngestBar(opts.IO.ErrOut)

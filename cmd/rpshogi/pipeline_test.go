@@ -13,6 +13,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
+	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/evalfit"
 )
 
@@ -276,5 +277,35 @@ func TestPipelineShowsEveryStep(t *testing.T) {
 				at += i + len(step)
 			}
 		})
+	}
+}
+
+// TestPipelineNoArrow (issue 30, item 3): --no-arrow leaves the Arrow and
+// Parquet files out (most of the disk a game costs) and says so; the
+// database, table and model are those of a run with them.
+func TestPipelineNoArrow(t *testing.T) {
+	records := pipelineRecords(t)
+	with, without := filepath.Join(t.TempDir(), "with"), filepath.Join(t.TempDir(), "without")
+	for _, c := range []struct {
+		out  string
+		args []string
+	}{{with, nil}, {without, []string{"--no-arrow"}}} {
+		args := append([]string{"--no-engine", "--no-report", "--handicap", "include", "-o", c.out}, c.args...)
+		if code, _, errOut := runPipelineCmd(append(args, records)...); code != exitOK {
+			t.Fatalf("pipeline %v: exit %d: %s", c.args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(with, pipedir.Arrow, train.PositionsFile)); err != nil {
+		t.Fatalf("without --no-arrow: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(without, pipedir.Arrow)); !os.IsNotExist(err) {
+		t.Errorf("--no-arrow wrote %s (%v)", filepath.Join(without, pipedir.Arrow), err)
+	}
+	for _, f := range []string{pipedir.Table, pipedir.Model} {
+		a, _ := os.ReadFile(filepath.Join(with, f))
+		b, _ := os.ReadFile(filepath.Join(without, f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs with --no-arrow", f)
+		}
 	}
 }

@@ -135,7 +135,11 @@ func WriteSummary(w io.Writer, s Summary) {
 		rep.Records, rep.Accepted, rep.Duplicates, rep.FilteredTotal(), rep.Rejected)
 	fmt.Fprintf(w, "  trained  %d games this run; database total %d games, %d positions (%d forced)\n",
 		res.Games, res.TotalGames, res.Total.Positions, res.Total.Forced)
-	fmt.Fprintf(w, "  database %s (arrow files in %s)\n", s.DB, s.ArrowDir)
+	if s.ArrowDir != "" {
+		fmt.Fprintf(w, "  database %s (arrow files in %s)\n", s.DB, s.ArrowDir)
+	} else {
+		fmt.Fprintf(w, "  database %s (no arrow files: --no-arrow)\n", s.DB)
+	}
 	fmt.Fprintf(w, "  table    %s (corpus %s)\n", s.Table, s.Prov.Source)
 	fmt.Fprintf(w, "  model    %s (fitted on the database's %d games; rpshogi evaluate --db %s scores it)\n", s.Model, res.TotalGames, s.DB)
 }
