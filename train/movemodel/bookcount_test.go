@@ -2,6 +2,9 @@ package movemodel
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -57,5 +60,55 @@ func TestBookCounter(t *testing.T) {
 				t.Errorf("run length %d: the %s has %d entries, the builder's %d, or they differ", runLen, c.name, c.got.Len(), c.want.Len())
 			}
 		}
+	}
+}
+
+// TestSample: the positions kept depend on the games' moves and plies,
+// not on their ids or order; the share kept is the rate asked for (or
+// what --max-positions leaves).
+func TestSample(t *testing.T) {
+	games, _ := proGames(t, 12)
+	ctx := context.Background()
+	moved := slices.Clone(games)
+	slices.Reverse(moved)
+	for i := range moved {
+		moved[i].ID += 1000
+	}
+	kept := func(gs []Game, opts DataOptions) (map[string]bool, *Dataset) {
+		ds, err := Collect(ctx, SliceGames(gs), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[int64]*Game{}
+		for i := range gs {
+			byID[gs[i].ID] = &gs[i]
+		}
+		set := map[string]bool{}
+		for k := range ds.store.len() {
+			c, _ := ds.store.get(k, nil)
+			for i := range c.played {
+				set[fmt.Sprint(byID[c.game[i]].Moves, c.ply[i])] = true
+			}
+		}
+		return set, ds
+	}
+	all, full := kept(games, DataOptions{})
+	a, dsA := kept(games, DataOptions{Sample: 0.3})
+	b, _ := kept(moved, DataOptions{Sample: 0.3})
+	if !maps.Equal(a, b) {
+		t.Fatalf("%d positions kept, %d with other ids and order", len(a), len(b))
+	}
+	share := float64(len(a)) / float64(len(all))
+	if dsA.Rate != 0.3 || share < 0.25 || share > 0.35 {
+		t.Errorf("rate %v kept %d of %d positions (%.3f)", dsA.Rate, len(a), len(all), share)
+	}
+	for k := range a {
+		if !all[k] {
+			t.Fatalf("a sampled position is not a position of the games: %s", k)
+		}
+	}
+	_, capped := kept(games, DataOptions{MaxPositions: full.Offered / 4})
+	if r := capped.Rate; math.Abs(r-0.25) > 1e-9 {
+		t.Errorf("MaxPositions %d of %d offered: rate %v, want 0.25", full.Offered/4, full.Offered, r)
 	}
 }
