@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/cmd/internal/evalrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
@@ -87,6 +88,32 @@ it never compile the generated table.`,
 	return cmd
 }
 
+// minPositionsPerFeature is the fewest positions per feature of the move
+// model (movemodel.NumFeatures) below which the pipeline warns that the
+// collection is far too small for it: with fewer positions than
+// features most weights are fitted on a handful of moves or none (the
+// L2 term keeps them near 0), and the model mostly echoes its prior.
+const minPositionsPerFeature = 1
+
+// checkCollection refuses a database that holds no game after step 1 (a
+// table, a model and a report of nothing would follow) and returns a
+// warning ("" if none) when it is far too small for the move model.
+func checkCollection(res *train.Result, source, dbPath string) (string, error) {
+	if res.TotalGames == 0 {
+		rep := res.Report
+		return "", fmt.Errorf("pipeline: no games to learn from: %s gave %d records (%d accepted, %d duplicates, %d filtered, %d rejected) and %s holds none; "+
+			"no table, model or report was written (see rpshogi ingest --help for the formats and filters, e.g. --handicap include)",
+			source, rep.Records, rep.Accepted, rep.Duplicates, rep.FilteredTotal(), rep.Rejected, dbPath)
+	}
+	nf := int64(fm.NumFeatures())
+	if pos := res.Total.Positions; pos < minPositionsPerFeature*nf {
+		return fmt.Sprintf("the collection is far too small for the move model: %d games, %d positions for its %d features "+
+			"(at least %d positions, a few hundred games, are needed; tens of thousands of games for a good fit): "+
+			"the table, the model and the report will say little", res.TotalGames, pos, nf, minPositionsPerFeature*nf), nil
+	}
+	return "", nil
+}
+
 func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	start := time.Now()
 	// Step 4's preconditions are checked before any work is done.
@@ -147,6 +174,13 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 	if err != nil {
 		return interrupted(ctx, asStep("pipeline", err), "in step 1: "+rolledBack(dbPath, existed))
+	}
+	warn, err := checkCollection(res, source, dbPath)
+	if err != nil {
+		return err
+	}
+	if warn != "" {
+		fmt.Fprintln(opts.IO.ErrOut, "rpshogi: warning:", warn)
 	}
 
 	// 2. tables
