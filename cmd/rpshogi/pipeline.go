@@ -51,8 +51,8 @@ archives; the bundled self-play collection when no PATH is given):
      leaves it out), DIR/report/index.html;
   4. build-engine: the USI engine compiled with that table and that model
      (USI options Probability=model, Eval=learned), DIR/rpshogi-engine (needs the Go
-     toolchain and the source tree: checked before step 1; --no-engine
-     stops after step 3).
+     toolchain and the rpshogi source, found as build-engine finds it:
+     checked before step 1; --no-engine stops after step 3).
 
 Running it again on the same DIR adds only games it has not counted yet
 (the model is fitted again on all of them: the same games give the same
@@ -81,7 +81,7 @@ it never compile the generated table.`,
 	}
 	cmd.Flags().StringVarP(&opts.Out, "output", "o", "rpshogi-out", "folder for the database, Arrow files, table and engine")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the final summary")
-	cmd.Flags().BoolVar(&opts.NoEngine, "no-engine", false, "stop after the table and the model: do not build the engine (no Go toolchain or source tree needed)")
+	cmd.Flags().BoolVar(&opts.NoEngine, "no-engine", false, "stop after the table and the model: do not build the engine (no Go toolchain or source needed)")
 	cmd.Flags().BoolVar(&opts.NoReport, "no-report", false, "do not write the HTML report (DIR/report/index.html, as rpshogi report)")
 	cmd.Flags().BoolVar(&opts.Add, "add", false, "add to a folder built from the other kind of source (bundled games or your records)")
 	opts.Flags.register(cmd.Flags())
