@@ -307,7 +307,7 @@ func TestKilledTrainRuns(t *testing.T) {
 			}
 			return err
 		})
-		if want := []string{"arrow/counts.arrow", "arrow/counts.parquet", "arrow/positions.arrow", "arrow/positions.parquet", "rp.sqlite"}; !slices.Equal(files, want) {
+		if want := []string{"arrow/counts.arrow", "arrow/counts.parquet", "arrow/games.parquet", "arrow/positions.arrow", "arrow/positions.parquet", "rp.sqlite"}; !slices.Equal(files, want) {
 			t.Fatalf("%s: after the run after, the files are %s", what, strings.Join(files, " "))
 		}
 		k = next

@@ -130,6 +130,15 @@ func Build(ctx context.Context, table, model []byte, out string, eval ...[]byte)
 			return err
 		}
 		defer os.RemoveAll(tmp)
+		// go build refuses an overlay of files beneath GOMODCACHE: the
+		// source of an installed CLI (SourceRoot) is copied out first.
+		if cache, err := goEnv(goBin, "GOMODCACHE"); err == nil && within(cache, root) {
+			src := filepath.Join(tmp, "src")
+			if err := copySource(root, src); err != nil {
+				return fmt.Errorf("build-engine: copying the source out of the module cache: %w", err)
+			}
+			root = src
+		}
 		ov, err := writeOverlay(tmp, root, files)
 		if err != nil {
 			return err

@@ -142,5 +142,43 @@ func isModuleRoot(dir string) bool {
 	return err == nil && strings.HasPrefix(string(b), "module "+ModulePath+"\n")
 }
 
+// within reports whether path is dir or beneath it.
+func within(dir, path string) bool {
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// copySource copies the source tree src (a module in the module cache,
+// read-only) to dst, writable, leaving out what a build does not read:
+// tests (_test.go) and testdata folders.
+func copySource(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir() && d.Name() == "testdata":
+			return filepath.SkipDir
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case strings.HasSuffix(d.Name(), "_test.go") || !d.Type().IsRegular():
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}
+
 // errNoGo is Tools' error without a go command.
 var errNoGo = errors.New("build-engine needs the Go toolchain (go) on PATH")

@@ -2,6 +2,7 @@ package enginebuild
 
 import (
 	"archive/zip"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,5 +147,63 @@ func writeProxy(t *testing.T, proxy, version string, files map[string]string) {
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestBuildFromModuleCache builds a stand-in of the module whose source
+// is beneath GOMODCACHE, as an installed CLI's is, with a generated file
+// laid over: go build refuses overlays of files in the module cache, so
+// Build copies the source out first. The binary has the new file's
+// value, and the cache is left as it was.
+func TestBuildFromModuleCache(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH")
+	}
+	cache := filepath.Join(t.TempDir(), "modcache")
+	root := filepath.Join(cache, ModulePath+"@v0.1.0")
+	files := map[string]string{
+		"go.mod":                     "module " + ModulePath + "\n\ngo 1.26\n",
+		"tables/" + TableFile:        "package tables\n\nconst X = \"committed\"\n",
+		"tables/tables_test.go":      "package tables\n",
+		"tables/testdata/big.txt":    "left out",
+		"cmd/rpshogi-engine/main.go": "package main\n\nimport \"" + ModulePath + "/tables\"\n\nfunc main() { println(tables.X) }\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { makeWritable(cache) })
+	t.Setenv("GOMODCACHE", cache)
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv(SourceEnv, root)
+	out := filepath.Join(t.TempDir(), "engine")
+	table := []byte("package tables\n\nconst X = \"generated\"\n")
+	if err := Build(context.Background(), table, nil, out); err != nil {
+		t.Fatalf("Build from the module cache: %v", err)
+	}
+	b, err := exec.Command(out).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(b)) != "generated" {
+		t.Errorf("the engine printed %q (%v), want the laid-over table's value", b, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "tables", TableFile)); !strings.Contains(string(b), "committed") {
+		t.Errorf("the module cache's file changed: %s", b)
+	}
+}
+
+func TestWithin(t *testing.T) {
+	for _, tt := range []struct {
+		dir, path string
+		want      bool
+	}{
+		{"/c", "/c/m@v1", true}, {"/c", "/c", true}, {"/c", "/cache/m", false}, {"/c", "/", false}, {"", "/c", false},
+	} {
+		if got := within(tt.dir, tt.path); got != tt.want {
+			t.Errorf("within(%q, %q) = %v, want %v", tt.dir, tt.path, got, tt.want)
+		}
 	}
 }
