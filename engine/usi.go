@@ -246,7 +246,9 @@ func (u *usi) handle(line string) (quit bool) {
 		u.finishSearch()
 		// Analysis positions (perft suites, problems) may hold more
 		// pieces of a kind than a set: only a hand's capacity bounds them.
-		p, err := kifu.ParseUSIPositionWith(line, kifu.SFENOptions{AllowAnyPieceCount: true})
+		// A board without any king is no position to play (tsume
+		// problems keep the defender's).
+		p, err := kifu.ParseUSIPositionWith(line, kifu.SFENOptions{AllowAnyPieceCount: true, RequireKing: true})
 		if err != nil {
 			u.pos, u.posErr = nil, err
 			u.out.println("info string ignored position: %v; no position until the next valid one", err)

@@ -218,6 +218,7 @@ func TestUSIRejectedPosition(t *testing.T) {
 		"position startpos moves 7g7f 7g7f",
 		"position startpos moves 7g7f zzzz",
 		"position sfen lnsgkgsnl/9 b - 1",
+		"position sfen 9/9/9/9/9/9/9/9/9 b P 1", // no king at all
 		"position",
 	} {
 		p.send("position startpos moves 2g2f", bad, "go btime 0 wtime 0 byoyomi 100")

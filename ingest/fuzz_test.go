@@ -19,7 +19,9 @@ var fuzzLimits = Limits{MaxFileBytes: 64 << 10, MaxLineBytes: 4 << 10, MaxDepth:
 // nothing panics, every input is within the bounds (file size, nesting,
 // bytes decompressed), and no temporary file is left.
 //
-//	go test ./ingest -run '^$' -fuzz FuzzArchive -fuzztime 5m
+//	go test ./ingest -run '^$' -fuzz '^FuzzArchive$' -fuzztime 5m -fuzzminimizetime 2s -parallel 1
+//
+// (go run ./cmd/internal/fuzzall runs every fuzz target: docs/fuzzing.md.)
 func FuzzArchive(f *testing.F) {
 	rec := []byte(okSFEN)
 	inner := zipOf(f, "a.sfen", rec, "b.kif", []byte(illegalLastKIF))

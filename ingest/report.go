@@ -224,10 +224,13 @@ func (r *Report) WriteText(out io.Writer) error {
 	return w.err
 }
 
-// quoteName returns a file name as it is, or quoted like strconv.Quote
-// when it holds a control or format character or bytes that are not
-// UTF-8: printed as it is, such a name could forge lines of the report
-// ("\nsum check: ... ok") or send escape sequences to the terminal.
+// QuoteName returns a name (a file name, a stored text) as it is, or
+// quoted like strconv.Quote when it holds a control or format character
+// or bytes that are not UTF-8: printed as it is, such a name could forge
+// lines of a report ("\nsum check: ... ok") or send escape sequences to
+// the terminal. The report uses it, and so does "rpshogi sql"'s table.
+func QuoteName(s string) string { return quoteName(s) }
+
 func quoteName(s string) string {
 	if strings.ContainsFunc(s, unsafeRune) {
 		return strconv.Quote(s)

@@ -233,7 +233,9 @@ func (c *csaReader) statement(s string, n int) error {
 		}
 		d, ok := parseCSATime(s[1:])
 		if !ok {
-			return c.syntax(n, s, "want a time like T12 or T12.345 (seconds)")
+			// One bad time does not cost the game its moves.
+			c.warn(n, s, "a time that is not like T12 or T12.345 (seconds); ignored (the move is kept without its time)")
+			return nil
 		}
 		c.setTime(MoveTime{Spent: d, HasSpent: true})
 		return nil

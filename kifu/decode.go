@@ -2,6 +2,7 @@ package kifu
 
 import (
 	"bytes"
+	"fmt"
 	"path"
 	"strings"
 	"unicode/utf8"
@@ -94,8 +95,48 @@ func DecodeText(name string, b []byte) (text string, enc Encoding, err error) {
 	case euOK:
 		return eu, EncodingEUCJP, nil
 	}
-	return "", EncodingUnknown, &ParseError{File: name, Line: invalidUTF8Line(b),
-		Err: errNotText("bytes that are neither UTF-8, Shift_JIS (CP932) nor EUC-JP")}
+	return "", EncodingUnknown, undecodable(name, b)
+}
+
+// undecodable returns the error of bytes b that decode in none of the
+// encodings: where the first sequence that is not UTF-8 starts (line and
+// byte offset), the bytes there, and, when the lines before it are UTF-8
+// Japanese and the rest reads as CP932 or EUC-JP, that the file mixes
+// two encodings.
+func undecodable(name string, b []byte) *ParseError {
+	off := invalidUTF8Offset(b)
+	line := bytes.Count(b[:off], []byte("\n")) + 1
+	var found strings.Builder
+	for _, c := range b[off:min(off+6, len(b))] {
+		fmt.Fprintf(&found, "\\x%02x", c)
+	}
+	reason := fmt.Sprintf("bytes that are neither UTF-8, Shift_JIS (CP932) nor EUC-JP: not UTF-8 from byte offset %d", off)
+	start := bytes.LastIndexByte(b[:off], '\n') + 1
+	if start > 0 && !isASCII(b[:start]) {
+		for _, e := range []struct {
+			enc  encoding.Encoding
+			name string
+		}{{japanese.ShiftJIS, "Shift_JIS (CP932)"}, {japanese.EUCJP, "EUC-JP"}} {
+			if _, ok := decodeWith(e.enc, b[start:]); ok {
+				reason += fmt.Sprintf("; lines 1-%d are UTF-8 and the rest reads as %s: the file mixes two encodings (save it in one)", line-1, e.name)
+				break
+			}
+		}
+	}
+	return &ParseError{File: name, Line: line, Text: found.String(), Err: errNotText(reason)}
+}
+
+// invalidUTF8Offset returns the byte offset of the first invalid UTF-8
+// sequence of b (len(b) if none).
+func invalidUTF8Offset(b []byte) int {
+	for off := 0; off < len(b); {
+		r, n := utf8.DecodeRune(b[off:])
+		if r == utf8.RuneError && n <= 1 {
+			return off
+		}
+		off += n
+	}
+	return len(b)
 }
 
 func errNotText(reason string) error { return &notTextError{reason} }

@@ -30,6 +30,9 @@ func (e *ParseError) Error() string {
 	// The reason may itself be a kifu error (a MoveSyntaxError): do not
 	// repeat the package prefix.
 	reason := strings.TrimPrefix(e.Err.Error(), "kifu: ")
+	if e.Text == "" { // nothing to show: not `(found "")`
+		return fmt.Sprintf("kifu: %s: %s: %s", fileLine(e.File, e.Line), e.Format, reason)
+	}
 	return fmt.Sprintf("kifu: %s: %s: %s (found %s)", fileLine(e.File, e.Line), e.Format, reason, quoteRunes(e.Text))
 }
 

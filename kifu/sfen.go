@@ -46,6 +46,11 @@ type SFENOptions struct {
 	// piece of a kind in one hand: HandCapacity. Rule analysis (perft,
 	// move classification) takes such positions; game records do not.
 	AllowAnyPieceCount bool
+	// RequireKing refuses a board with no king at all. Records and
+	// tsume problems may lack the attacker's king (and ParseSFEN takes
+	// them), but a position to play or search from needs one: the USI
+	// engine sets it for "position".
+	RequireKing bool
 }
 
 // HandCapacity is the most pieces of each hand type (Pawn..Gold) a Hand
@@ -143,6 +148,9 @@ func ParseSFENWith(s string, o SFENOptions) (*Position, error) {
 		if file != 0 {
 			return fail("rank %d has %d squares, want 9", r+1, 9-file)
 		}
+	}
+	if o.RequireKing && p.kingSq[Black] == NoSquare && p.kingSq[White] == NoSquare {
+		return fail("no king on the board (a position to play needs one)")
 	}
 	switch f[1] {
 	case "b":

@@ -14,6 +14,17 @@ import (
 // between a folder and an archive of the same files.
 var sourceColumns = []string{"games.source", "duplicates.source", "rejects.source", "runs.inputs"}
 
+// withoutMeta removes the row of meta key from a dumpDB dump.
+func withoutMeta(dump, key string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(dump, "\n") {
+		if !strings.HasPrefix(line, key+"\t") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
 // readArrow returns the bytes of the two Arrow files in dir.
 func readArrow(t testing.TB, dir string) (positions, counts []byte) {
 	t.Helper()
@@ -89,7 +100,9 @@ func TestFolderArchiveSameOutput(t *testing.T) {
 		if res.Report.Rejected == 0 || res.Report.Duplicates == 0 || res.Games < 200 {
 			t.Fatalf("%s: the inputs should give games, duplicates and rejects: %+v", in, res.Report)
 		}
-		dump := dumpDB(t, db, sourceColumns...)
+		// games.parquet holds the games' sources, which name the inputs
+		// (as games.source does): its digest differs too.
+		dump := withoutMeta(dumpDB(t, db, sourceColumns...), MetaParquetGames)
 		p, c := readArrow(t, sub)
 		if i == 0 {
 			wantDump, wantPos, wantCnt = dump, p, c

@@ -317,7 +317,7 @@ func TestKilledTrainRuns(t *testing.T) {
 		if _, err := CheckFiles(adir); err != nil {
 			t.Fatalf("%s: the run after: %v", what, err)
 		}
-		if want := []string{"arrow/counts.arrow", "arrow/counts.parquet", "arrow/positions.arrow", "arrow/positions.parquet", "arrow/" + FilesManifest, "rp.sqlite"}; !slices.Equal(files, want) {
+		if want := []string{"arrow/counts.arrow", "arrow/counts.parquet", "arrow/games.parquet", "arrow/positions.arrow", "arrow/positions.parquet", "arrow/" + FilesManifest, "rp.sqlite"}; !slices.Equal(files, want) {
 			t.Fatalf("%s: after the run after, the files are %s", what, strings.Join(files, " "))
 		}
 		k = next

@@ -44,6 +44,7 @@ var publishedFiles = []struct{ key, name string }{
 	{MetaArrowCounts, CountsFile},
 	{MetaParquetPositions, PositionsParquet},
 	{MetaParquetCounts, CountsParquet},
+	{MetaParquetGames, GamesParquet},
 }
 
 // Schema metadata keys of the Arrow and Parquet files (see FileMeta).
@@ -146,7 +147,32 @@ type parquetFile struct {
 	digest string
 }
 
+// MetaKeyDescription prefixes the file metadata keys of the Parquet files
+// that repeat the fields' descriptions ("rpshogi.description.sfen"):
+// readers such as DuckDB do not show a field's own metadata (DESCRIBE
+// and parquet_schema() have no place for it; it is inside the stored
+// Arrow schema), but list the file's key-value metadata:
+//
+//	SELECT decode(key), decode(value) FROM parquet_kv_metadata('positions.parquet')
+const MetaKeyDescription = "rpshogi.description."
+
+// withDescriptions returns s with its fields' descriptions added to its
+// metadata under MetaKeyDescription + the field's name, in field order.
+func withDescriptions(s *arrow.Schema) *arrow.Schema {
+	md := s.Metadata()
+	keys, values := md.Keys(), md.Values()
+	for _, f := range s.Fields() {
+		if d, ok := f.Metadata.GetValue("description"); ok {
+			keys = append(keys, MetaKeyDescription+f.Name)
+			values = append(values, d)
+		}
+	}
+	m := arrow.NewMetadata(keys, values)
+	return arrow.NewSchema(s.Fields(), &m)
+}
+
 func createParquet(dir, name string, schema *arrow.Schema) (*parquetFile, error) {
+	schema = withDescriptions(schema)
 	f, err := createTemp(dir, "."+name+tempInfix+"*")
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)

@@ -130,7 +130,7 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 		if err := os.MkdirAll(opts.ArrowDir, 0o755); err != nil {
 			return nil, fmt.Errorf("%w: %w", errArrowDir, err)
 		}
-		if err := removeStaleTemps(opts.ArrowDir, PositionsFile, CountsFile, PositionsParquet, CountsParquet, FilesManifest); err != nil {
+		if err := removeStaleTemps(opts.ArrowDir, PositionsFile, CountsFile, PositionsParquet, CountsParquet, GamesParquet, FilesManifest); err != nil {
 			return nil, err
 		}
 	}
@@ -141,12 +141,16 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 	defer tdb.abandon()
 	var arrowPos *positionsWriter
 	var arrowCounts *published
+	var arrowGames *parquetFile // games.parquet
 	defer func() {
 		if arrowPos != nil {
 			arrowPos.discard()
 		}
 		if arrowCounts != nil {
 			arrowCounts.discard()
+		}
+		if arrowGames != nil {
+			arrowGames.discard()
 		}
 	}()
 	res := &Result{}
@@ -276,9 +280,15 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 			if err := arrowCounts.setMeta(ctx, tx, MetaArrowCounts, MetaParquetCounts); err != nil {
 				return err
 			}
+			if arrowGames, err = writeGames(ctx, tx, opts.ArrowDir, fm); err != nil {
+				return err
+			}
+			if err := setMeta(ctx, tx, MetaParquetGames, arrowGames.digest); err != nil {
+				return err
+			}
 		case res.Games > 0:
 			// Arrow files written before describe other counts.
-			if _, err := tx.ExecContext(ctx, "DELETE FROM meta WHERE key IN (?, ?, ?, ?)", MetaArrowPositions, MetaArrowCounts, MetaParquetPositions, MetaParquetCounts); err != nil {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM meta WHERE key IN (?, ?, ?, ?, ?)", MetaArrowPositions, MetaArrowCounts, MetaParquetPositions, MetaParquetCounts, MetaParquetGames); err != nil {
 				return fmt.Errorf("train: writing meta: %w", err)
 			}
 		}
@@ -314,17 +324,22 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 		// The database has committed: publish the Arrow files. Killed
 		// before the renames are done, the next run sees files other
 		// than those the database records, and rebuilds them.
-		p, c := arrowPos, arrowCounts
-		arrowPos, arrowCounts = nil, nil
+		p, c, g := arrowPos, arrowCounts, arrowGames
+		arrowPos, arrowCounts, arrowGames = nil, nil, nil
 		if err := p.commit(); err != nil {
 			c.discard()
+			g.discard()
 			return res, err
 		}
 		hook("positions")
 		if err := c.commit(); err != nil {
+			g.discard()
 			return res, err
 		}
 		hook("counts")
+		if err := g.commit(); err != nil {
+			return res, err
+		}
 		if err := syncDir(opts.ArrowDir); err != nil {
 			return res, err
 		}

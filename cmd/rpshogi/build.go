@@ -33,8 +33,11 @@ one in a file written by "rpshogi model gen" or "rpshogi pipeline" with
 --model FILE (which wins over --db's), and the committed model otherwise.
 
 The source tree is not touched: the table and the model are put in place
-with "go build -overlay". It needs the Go toolchain and the rpshogi source
-tree: run it inside the repository.`,
+with "go build -overlay". It needs the Go toolchain and the rpshogi
+source: $RPSHOGI_SRC if set; for a CLI installed with "go install
+github.com/rpshogi/rpshogi/cmd/rpshogi@VERSION", that version's source in
+the module cache (go mod download fetches it if absent); otherwise a
+source checkout at or above the current folder.`,
 		Example: `  rpshogi build-engine --db rp.sqlite -o bin/rpshogi-engine
   rpshogi build-engine --table /tmp/table.go -o /tmp/engine
   rpshogi build-engine --table out/probabilities_gen.go --model out/model_gen.go -o /tmp/engine`,

@@ -105,7 +105,7 @@ func runEvalFit(ctx context.Context, opts *evalFitOptions) error {
 	}
 	md, exclude, err := evalrun.Fit(ctx, opts.Run, w)
 	if err != nil {
-		return err
+		return asStep("evalfit", err) // not "train: ...": the command's name
 	}
 	if len(opts.HeldOut) == 0 {
 		return nil
@@ -120,7 +120,7 @@ func runEvalFit(ctx context.Context, opts *evalFitOptions) error {
 	}
 	ho, err := evalfit.Evaluate(ctx, md, opts.HeldOut, eo)
 	if err != nil {
-		return err
+		return asStep("evalfit", err)
 	}
 	if opts.JSON {
 		return writeJSON(w, ho)

@@ -70,12 +70,16 @@ are milliseconds or Go durations (1.5s, 2m):
   byoyomi:1000              go btime 0 wtime 0 byoyomi 1000
   time:60s,byoyomi:1s       main time, then byoyomi
   time:5m,inc:2s            Fischer: go btime B wtime W binc I winc I
+  inc:1s                    increment only: go btime 0 wtime 0 binc 1000 ...
   movetime:500 | nodes:N | depth:D   (engines that support them; gpsusi
                             dies on all three and thinks in whole seconds:
                             give it byoyomi:1000 or more)
-The runner measures every move from "go" to "bestmove"; a move later than
-the time left plus --tolerance loses on time. Losses on time are counted
-per engine in the summary, with a warning: on a loaded machine (too many
+The runner measures every move from "go" to "bestmove" and counts the
+clock as USI GUIs (ShogiHome, Shogidokoro) do: a move may use btime plus
+the byoyomi, or btime plus binc (the increment is added when the move
+begins, its time deducted after); a move later than that plus --tolerance
+loses on time. Losses on time are counted per engine in the summary, with
+a warning that says how late they came: on a loaded machine (too many
 --concurrency games for the cores) they measure the machine, not the
 engines; raise --tolerance, lower --concurrency, or leave them out of the
 score, Elo and SPRT with --exclude-time-losses.

@@ -126,7 +126,9 @@ func runModelFit(ctx context.Context, opts *modelFitOptions) error {
 	if isTerminal(opts.IO.ErrOut) {
 		modelrun.Bars(&fo, opts.IO.ErrOut)
 	}
-	return modelrun.Fit(ctx, fo, opts.IO.Out, opts.IO.ErrOut)
+	// The errors of the packages below start with theirs ("train: "):
+	// name the command instead.
+	return asStep("model fit", modelrun.Fit(ctx, fo, opts.IO.Out, opts.IO.ErrOut))
 }
 
 type modelGenOptions struct {
@@ -147,7 +149,7 @@ func newModelGenCmd(ios *iostreams, runF func(context.Context, *modelGenOptions)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			return modelrun.Gen(cmd.Context(), opts.DB, opts.Out, opts.IO.Out)
+			return asStep("model gen", modelrun.Gen(cmd.Context(), opts.DB, opts.Out, opts.IO.Out))
 		},
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "training database with a fitted model (required)")
@@ -207,7 +209,7 @@ func runModelEval(ctx context.Context, opts *modelEvalOptions) error {
 	iopts.Stdin = opts.IO.In
 	out, err := evaluate.WithModel(ctx, opts.DB, opts.Paths, iopts, opts.IncludeTrained)
 	if err != nil {
-		return err
+		return asStep("model eval", err)
 	}
 	if opts.Positions != "" {
 		if err := modelrun.WritePositionScores(opts.Positions, out.PerPosition); err != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/cmd/internal/evalrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
@@ -51,8 +52,8 @@ archives; the bundled self-play collection when no PATH is given):
      leaves it out), DIR/report/index.html;
   4. build-engine: the USI engine compiled with that table and that model
      (USI options Probability=model, Eval=learned), DIR/rpshogi-engine (needs the Go
-     toolchain and the source tree: checked before step 1; --no-engine
-     stops after step 3).
+     toolchain and the rpshogi source, found as build-engine finds it:
+     checked before step 1; --no-engine stops after step 3).
 
 Running it again on the same DIR adds only games it has not counted yet
 (the model is fitted again on all of them: the same games give the same
@@ -81,7 +82,7 @@ it never compile the generated table.`,
 	}
 	cmd.Flags().StringVarP(&opts.Out, "output", "o", "rpshogi-out", "folder for the database, Arrow files, table and engine")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the final summary")
-	cmd.Flags().BoolVar(&opts.NoEngine, "no-engine", false, "stop after the table and the model: do not build the engine (no Go toolchain or source tree needed)")
+	cmd.Flags().BoolVar(&opts.NoEngine, "no-engine", false, "stop after the table and the model: do not build the engine (no Go toolchain or source needed)")
 	cmd.Flags().BoolVar(&opts.NoReport, "no-report", false, "do not write the HTML report (DIR/report/index.html, as rpshogi report)")
 	cmd.Flags().BoolVar(&opts.NoArrow, "no-arrow", false, "do not write the Arrow and Parquet files (DIR/arrow: about 21 KB a game, most of it positions.arrow); the database has everything they hold")
 	cmd.Flags().BoolVar(&opts.Add, "add", false, "add to a folder built from the other kind of source (bundled games or your records)")
@@ -92,6 +93,32 @@ it never compile the generated table.`,
 // engineBuildTime says how long the engine's compile takes, for the
 // line printed before it (issue 31: measured on a 2-core machine).
 const engineBuildTime = "a minute or two; several minutes on a loaded machine or with an empty build cache"
+
+// minPositionsPerFeature is the fewest positions per feature of the move
+// model (movemodel.NumFeatures) below which the pipeline warns that the
+// collection is far too small for it: with fewer positions than
+// features most weights are fitted on a handful of moves or none (the
+// L2 term keeps them near 0), and the model mostly echoes its prior.
+const minPositionsPerFeature = 1
+
+// checkCollection refuses a database that holds no game after step 1 (a
+// table, a model and a report of nothing would follow) and returns a
+// warning ("" if none) when it is far too small for the move model.
+func checkCollection(res *train.Result, source, dbPath string) (string, error) {
+	if res.TotalGames == 0 {
+		rep := res.Report
+		return "", fmt.Errorf("pipeline: no games to learn from: %s gave %d records (%d accepted, %d duplicates, %d filtered, %d rejected) and %s holds none; "+
+			"no table, model or report was written (see rpshogi ingest --help for the formats and filters, e.g. --handicap include)",
+			source, rep.Records, rep.Accepted, rep.Duplicates, rep.FilteredTotal(), rep.Rejected, dbPath)
+	}
+	nf := int64(fm.NumFeatures())
+	if pos := res.Total.Positions; pos < minPositionsPerFeature*nf {
+		return fmt.Sprintf("the collection is far too small for the move model: %d games, %d positions for its %d features "+
+			"(at least %d positions, a few hundred games, are needed; tens of thousands of games for a good fit): "+
+			"the table, the model and the report will say little", res.TotalGames, pos, nf, minPositionsPerFeature*nf), nil
+	}
+	return "", nil
+}
 
 func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	start := time.Now()
@@ -164,6 +191,13 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	}
 	if err != nil {
 		return interrupted(ctx, asStep("pipeline", err), "in step 1: "+rolledBack(dbPath, existed))
+	}
+	warn, err := checkCollection(res, source, dbPath)
+	if err != nil {
+		return err
+	}
+	if warn != "" {
+		fmt.Fprintln(opts.IO.ErrOut, "rpshogi: warning:", warn)
 	}
 
 	// 2. tables

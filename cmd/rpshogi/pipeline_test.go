@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
 	"github.com/rpshogi/rpshogi/train"
@@ -306,6 +307,56 @@ func TestPipelineNoArrow(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(without, f))
 		if len(a) == 0 || !bytes.Equal(a, b) {
 			t.Errorf("%s differs with --no-arrow", f)
+		}
+	}
+}
+
+// TestPipelineNoGames runs the pipeline on input that yields no game (a
+// record file whose game is rejected): it
+// exits 1 with a message that says so before writing a table, a model or
+// a report.
+func TestPipelineNoGames(t *testing.T) {
+	in := t.TempDir()
+	if err := os.WriteFile(filepath.Join(in, "bad.csa"), []byte("V2.2\nPI\n+\n+9999XX\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, errOut := runPipelineCmd("--no-engine", "-q", "-o", out, in)
+	if code != exitError {
+		t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, exitError, stdout, errOut)
+	}
+	if !strings.Contains(errOut, "pipeline: no games to learn from") || !strings.Contains(errOut, "no table, model or report was written") {
+		t.Errorf("stderr does not say why: %q", errOut)
+	}
+	for _, f := range []string{pipedir.Table, pipedir.Model, pipedir.Eval, pipedir.Report} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s was written", f)
+		}
+	}
+}
+
+// TestPipelineSmallCollection checks the warning of a collection far too
+// small for the move model's features, on the few test records, and the
+// threshold of checkCollection.
+func TestPipelineSmallCollection(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, errOut := runPipelineCmd("--no-engine", "--no-report", "-q", "-o", out, pipelineRecords(t))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "rpshogi: warning: the collection is far too small for the move model") {
+		t.Errorf("no warning on %s: %q", pipelineRecords(t), errOut)
+	}
+	nf := int64(fm.NumFeatures())
+	for _, tt := range []struct {
+		positions int64
+		warn      bool
+	}{{1, true}, {nf - 1, true}, {nf, false}, {10 * nf, false}} {
+		res := &train.Result{TotalGames: 3}
+		res.Total.Positions = tt.positions
+		w, err := checkCollection(res, "x", "db")
+		if err != nil || (w != "") != tt.warn {
+			t.Errorf("%d positions: warning %q, %v; want a warning %v", tt.positions, w, err, tt.warn)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/ctxio"
 	"github.com/rpshogi/rpshogi/cmd/internal/dbopen"
@@ -48,8 +49,8 @@ func newRootCmd(ios *iostreams) *cobra.Command {
 		Use:   "rpshogi",
 		Short: "Learn move-category probabilities from shogi game records and search with them",
 		Long: `rpshogi learns how strong shogi players actually move from game records
-(KIF, KI2, CSA) and turns that knowledge into a realization-probability
-search engine.`,
+(KIF, KI2, CSA, JKF, SFEN move lists) and turns that knowledge into a
+realization-probability search engine.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version.Get().Short(),
@@ -85,7 +86,35 @@ search engine.`,
 		newSelfplayCmd(ios, nil),
 	)
 	registerCompletions(root)
+	rejectUnknownCommands(root)
 	return root
+}
+
+// rejectUnknownCommands makes an unknown command a usage error (exit 2)
+// at every level: cobra reports one only at the root, with exit 1, and
+// under a command group ("rpshogi model nosuch") prints the group's help
+// and exits 0. A group run without a command still prints its help.
+func rejectUnknownCommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		rejectUnknownCommands(sub)
+	}
+	if !c.HasSubCommands() || c.Runnable() {
+		return
+	}
+	c.Args = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+		if c.SuggestionsMinimumDistance <= 0 {
+			c.SuggestionsMinimumDistance = 2
+		}
+		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+		}
+		return &usageError{errors.New(msg)}
+	}
+	c.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
 }
 
 func execute(ctx context.Context, ios *iostreams, args []string) exitCode {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/recfile"
+	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/spf13/cobra"
 )
 
@@ -22,7 +23,7 @@ func newShowCmd(ios *iostreams, runF func(context.Context, *showOptions) error) 
 	cmd := &cobra.Command{
 		Use:   "show FILE [--moves]",
 		Short: "Summarize a game record: header, start position, number of moves, result",
-		Long: `show reads a game record (KIF, KI2, CSA or SFEN move list) and prints, for
+		Long: `show reads a game record (KIF, KI2, CSA, JKF or SFEN move list) and prints, for
 each game in it, the header, the start position in SFEN, the number of
 main-line moves and how the game ended. With --moves it also prints every
 main-line move in USI, one per line. With --board it prints the position
@@ -30,7 +31,9 @@ after the main line (after --ply N moves: 0 for the start position) as a
 board diagram (BOD, as KIF writes one and reads it back).
 
 If a game stops at an illegal move, show prints what it could read and
-the error, and exits with status 1.`,
+the error, and exits with status 1; an illegal move in a variation is a
+warning (the variations after it are not read), as ingest has it. An
+empty file is an error.`,
 		Example: `  rpshogi show game.kif
   rpshogi show games.csa --moves
   rpshogi show game.kif --board --ply 40`,
@@ -58,6 +61,13 @@ func runShow(ctx context.Context, opts *showOptions) error {
 	recs, enc, err := readRecords(opts.File)
 	if len(recs) == 0 {
 		return err
+	}
+	// An illegal move in a variation loses that variation only: a warning,
+	// as ingest gives (the main line and the rest are shown).
+	var re *kifu.ReplayError
+	if errors.As(err, &re) && re.Variation {
+		fmt.Fprintf(opts.IO.ErrOut, "rpshogi: warning: %v; the variations after it were not read\n", err)
+		err = nil
 	}
 	text, err2 := recfile.Show(ctx, opts.File, enc, recs, recfile.ShowOptions{Moves: opts.Moves, Board: opts.Board, Ply: opts.Ply})
 	var pe *recfile.PlyError

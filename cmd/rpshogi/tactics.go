@@ -18,9 +18,14 @@ func newTacticsBuildCmd(ios *iostreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "build CORPUS... --results FILE --out FILE",
 		Short: "Screen real-game positions with Fairy-Stockfish and gpsusi into three problem sets",
-		Long: `build takes --per-game positions of each real game of the corpus roots
-(MANIFEST.tsv kinds pro, computer, amateur, pro-vs-*, unknown; never the
-fixtures, positions or self-play games), from ply --ply-from to three moves
+		Long: `build takes --per-game positions of each real game of the corpus roots.
+Each CORPUS is a folder holding a MANIFEST.tsv (as ../shared/data/kifu
+has): tab-separated, a header line naming at least the columns path (a
+record file, relative to the folder), kind and source; build reads the
+files of kinds pro, computer, amateur, pro-vs-*, unknown (never the
+fixtures, positions or self-play games, source selfplay-*). A folder
+without MANIFEST.tsv is an error. From each game it takes positions from
+ply --ply-from to three moves
 before the end, in a hash order, and screens them: Fairy-Stockfish MultiPV 2
 at --screen-depth (the best move 300 cp above the second, the game not
 decided, something to win or save), MultiPV 3 at --confirm-depth (same move,
@@ -71,7 +76,7 @@ the time of the first report after which the PV's first move stayed the
 solution (the whole search when unsolved). Outcomes are appended to --log
 (a stopped run resumes); the table compares each setting with the first
 (McNemar's exact test on the problems one solves and the other does not).`,
-		Example: `  rpshogi tactics run engine/threat/testdata/problems.tsv --engine bin/rpshogi-engine --log run.tsv \
+		Example: `  rpshogi tactics run data/tactics/problems.tsv --engine bin/rpshogi-engine --log run.tsv \
       --nodes 300000 --setting off:ThreatStacks=off --setting full:ThreatStacks=full`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {

@@ -3,14 +3,14 @@
 // without touching the source tree: "go build -overlay" puts the
 // generated files in place of tables/probabilities_gen.go and
 // tables/model_gen.go. It needs the Go toolchain and the rpshogi source
-// tree (Tools, ModuleRoot).
+// (Tools, SourceRoot): a checkout, or for an installed CLI the module
+// cache's copy of its version.
 package enginebuild
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -62,7 +62,9 @@ func ModuleRoot() (string, error) {
 	if root, ok := ModuleRootAt(dir); ok {
 		return root, nil
 	}
-	return "", fmt.Errorf("build-engine compiles the engine from the rpshogi source tree, and there is none at or above %s: run it inside the repository", dir)
+	return "", fmt.Errorf("build-engine compiles the engine from the rpshogi source tree, and there is none at or above %s: "+
+		"run it inside the repository, install the CLI with go install %s/cmd/rpshogi@VERSION (it then builds from that version's source), "+
+		"or set $%s to a source tree", dir, ModulePath, SourceEnv)
 }
 
 // ModuleRootAt returns the root of the rpshogi source tree at or above
@@ -70,7 +72,7 @@ func ModuleRoot() (string, error) {
 func ModuleRootAt(dir string) (string, bool) {
 	for d := dir; ; d = filepath.Dir(d) {
 		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil && strings.HasPrefix(string(b), "module github.com/rpshogi/rpshogi\n") {
+		if err == nil && strings.HasPrefix(string(b), "module "+ModulePath+"\n") {
 			return d, true
 		}
 		if filepath.Dir(d) == d {
@@ -80,12 +82,12 @@ func ModuleRootAt(dir string) (string, bool) {
 }
 
 // Tools returns the go command and the root of the source tree that
-// Build needs, or an error saying which is missing.
+// Build needs (SourceRoot), or an error saying which is missing.
 func Tools() (goBin, root string, err error) {
 	if goBin, err = exec.LookPath("go"); err != nil {
-		return "", "", errors.New("build-engine needs the Go toolchain (go) on PATH")
+		return "", "", errNoGo
 	}
-	if root, err = ModuleRoot(); err != nil {
+	if root, err = SourceRoot(goBin); err != nil {
 		return "", "", err
 	}
 	return goBin, root, nil
@@ -128,6 +130,15 @@ func Build(ctx context.Context, table, model []byte, out string, eval ...[]byte)
 			return err
 		}
 		defer os.RemoveAll(tmp)
+		// go build refuses an overlay of files beneath GOMODCACHE: the
+		// source of an installed CLI (SourceRoot) is copied out first.
+		if cache, err := goEnv(goBin, "GOMODCACHE"); err == nil && within(cache, root) {
+			src := filepath.Join(tmp, "src")
+			if err := copySource(root, src); err != nil {
+				return fmt.Errorf("build-engine: copying the source out of the module cache: %w", err)
+			}
+			root = src
+		}
 		ov, err := writeOverlay(tmp, root, files)
 		if err != nil {
 			return err
@@ -137,6 +148,9 @@ func Build(ctx context.Context, table, model []byte, out string, eval ...[]byte)
 	args = append(args, "./cmd/rpshogi-engine")
 	cmd := exec.CommandContext(ctx, goBin, args...)
 	cmd.Dir = root
+	// The source tree's own module, whatever go.work is around it (the
+	// module cache's copy has none).
+	cmd.Env = append(os.Environ(), "GOWORK=off")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

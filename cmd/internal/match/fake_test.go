@@ -46,6 +46,10 @@ func TestMain(m *testing.M) {
 //	lockout=PATH  exit 5 at once if the file PATH exists
 //	log=PATH    append every command received to the file PATH
 //	ekr         declare the option EnteringKingRule
+//	useall      on every "go" with a clock, think exactly the time the
+//	            command allows the side to move, as GUIs count it: its
+//	            btime/wtime plus the byoyomi or its binc/winc
+//	over=D@N    from the N-th "go" on, think D more than that
 func fakeSpec(name, behaviour string) EngineSpec {
 	return EngineSpec{Name: name, Cmd: os.Args[0], Env: []string{fakeEnv + "=" + behaviour},
 		Options: []Option{{"USI_Hash", "16"}}}
@@ -56,7 +60,9 @@ type fakeBehaviour struct {
 	crash, hang, illegal, garbage, resign, win, crashReady int
 	slowAt                                                 int
 	slow                                                   time.Duration
-	noisy, nostart, ekr                                    bool
+	noisy, nostart, ekr, useall                            bool
+	over                                                   time.Duration
+	overAt                                                 int
 	touch, lockout, log                                    string
 }
 
@@ -98,6 +104,12 @@ func parseFake(s string) fakeBehaviour {
 			b.log = v
 		case "ekr":
 			b.ekr = true
+		case "useall":
+			b.useall = true
+		case "over":
+			ds, at, _ := strings.Cut(v, "@")
+			b.over, _ = time.ParseDuration(ds)
+			b.overAt, _ = strconv.Atoi(at)
 		}
 	}
 	return b
@@ -106,6 +118,31 @@ func parseFake(s string) fakeBehaviour {
 // fakeNodes is the node count the fake engine reports on a move after
 // played moves.
 func fakeNodes(played int) uint64 { return 1000 + uint64(played) }
+
+// goAllowance returns the time a "go" command (its fields f) allows
+// side us: its main time plus the byoyomi or its increment.
+func goAllowance(f []string, us kifu.Color) time.Duration {
+	var d time.Duration
+	for i := 1; i+1 < len(f); i++ {
+		n, err := strconv.ParseInt(f[i+1], 10, 64)
+		if err != nil {
+			continue
+		}
+		switch f[i] {
+		case "btime", "binc":
+			if us == kifu.Black {
+				d += time.Duration(n) * time.Millisecond
+			}
+		case "wtime", "winc":
+			if us == kifu.White {
+				d += time.Duration(n) * time.Millisecond
+			}
+		case "byoyomi", "movetime":
+			d += time.Duration(n) * time.Millisecond
+		}
+	}
+	return d
+}
 
 // fakeEngine is a minimal USI engine whose faults are chosen by
 // behaviour (see fakeSpec).
@@ -217,6 +254,13 @@ func fakeEngine(behaviour string, in io.Reader, out, errOut io.Writer) int {
 				continue
 			case b.slowAt:
 				time.Sleep(b.slow)
+			}
+			if b.useall {
+				d := goAllowance(f, pos.SideToMove())
+				if b.overAt > 0 && gos >= b.overAt {
+					d += b.over
+				}
+				time.Sleep(d)
 			}
 			switch {
 			case b.script != nil && played < len(b.script):

@@ -77,6 +77,12 @@ type GameResult struct {
 	// Resumed is set when the game was read back from its record
 	// (Config.Resume), not played.
 	Resumed bool
+	// Allowed and Over are, for a game lost on time (TermTimeUp), the
+	// time the runner allowed the last move (the clock as the "go"
+	// command gave it: main time plus byoyomi or increment, or the move
+	// time) and how long past it the move came (past the tolerance too,
+	// or the game would not be lost); 0 otherwise, and for resumed games.
+	Allowed, Over time.Duration
 }
 
 // MoveStat is one answer of an engine: the time from "go" to "bestmove"
@@ -109,9 +115,24 @@ func (g *GameResult) Points(e int) float64 {
 }
 
 // clock is one side's time during a game.
+//
+// The runner counts the time as USI GUIs do (ShogiHome, Shogidokoro; the
+// engines' time managers, YaneuraOu's and ours, assume it): the "go"
+// command gives each side's main time left (btime, wtime) and either the
+// byoyomi or the increments (binc, winc), and the side to move may use
+//
+//   - byoyomi: btime + byoyomi; the main time is used first, and a move
+//     within the byoyomi once it is gone costs nothing;
+//   - increment (Fischer): btime + binc; the increment of this move is
+//     added to the clock when the move begins and the move's time is
+//     deducted after, so a pure increment ("inc:1s", btime 0) gives every
+//     move its increment, and time saved carries over.
+//
+// Byoyomi and increment are not combined (TimeControl.validate): USI has
+// no "go" command that gives both.
 type clock struct {
 	tc   TimeControl
-	main time.Duration // main time left
+	main time.Duration // main time left, as sent in btime/wtime
 }
 
 // allowed returns the time the side may use on its next move (0 if the
@@ -123,16 +144,17 @@ func (c *clock) allowed() time.Duration {
 	case !c.tc.timed():
 		return 0
 	}
-	return c.main + c.tc.Byoyomi
+	return c.main + c.tc.Byoyomi + c.tc.Inc
 }
 
 // spend charges a move of duration d (which was within allowed, plus the
-// tolerance).
+// tolerance): the increment comes first, then d is deducted; what the
+// tolerance let pass leaves the clock at 0.
 func (c *clock) spend(d time.Duration) {
 	if c.tc.MoveTime > 0 || !c.tc.timed() {
 		return
 	}
-	c.main = max(0, c.main-d) + c.tc.Inc
+	c.main = max(0, c.main+c.tc.Inc-d)
 }
 
 // goCommand returns the "go" command for side us.
@@ -404,17 +426,21 @@ func (g *game) step(ctx context.Context) {
 		}
 		ok, at := g.stopMover(mover, g.eng[stm], cfg.HangTimeout, true)
 		if !ok {
-			g.endTime(stm, TermHang, spent, fmt.Sprintf("%s (%s) hung: %s, nor after stop; killed", colorName(stm), name, late))
+			g.endTime(stm, TermHang, spent, 0, fmt.Sprintf("%s (%s) hung: %s, nor after stop; killed", colorName(stm), name, late))
 			return
 		}
 		if !at.IsZero() {
 			late += fmt.Sprintf(" (bestmove after %v, once stopped)", at.Sub(start).Round(time.Millisecond))
 		}
-		g.endTime(stm, TermTimeUp, spent, fmt.Sprintf("%s (%s) lost on time: %s", colorName(stm), name, late))
+		over := spent
+		if !at.IsZero() {
+			over = at.Sub(start)
+		}
+		g.endTime(stm, TermTimeUp, spent, over-allowed, fmt.Sprintf("%s (%s) lost on time: %s", colorName(stm), name, late))
 		return
 	}
 	if ck.tc.timed() && spent > allowed+cfg.Tolerance {
-		g.endTime(stm, TermTimeUp, spent, fmt.Sprintf("%s (%s) lost on time: %v > %v + %v tolerance",
+		g.endTime(stm, TermTimeUp, spent, spent-allowed, fmt.Sprintf("%s (%s) lost on time: %v > %v + %v tolerance",
 			colorName(stm), name, spent.Round(time.Millisecond), allowed.Round(time.Millisecond), cfg.Tolerance))
 		return
 	}
@@ -536,9 +562,13 @@ func (g *game) stopMover(p *process, e int, wait time.Duration, report bool) (ok
 	return false, time.Time{}
 }
 
-// endTime ends the game lost on time (or by a hang) by c.
-func (g *game) endTime(c kifu.Color, t Termination, spent time.Duration, why string) {
+// endTime ends the game lost on time (or by a hang) by c, whose move came
+// over past the time it was allowed (on time losses).
+func (g *game) endTime(c kifu.Color, t Termination, spent, over time.Duration, why string) {
 	g.res.addStat(g.eng[c], spent, 0)
+	if t == TermTimeUp {
+		g.res.Allowed, g.res.Over = g.clocks[c].allowed(), over
+	}
 	g.end(kifu.Ending{Kind: kifu.EndTimeUp, Result: winFor(c.Opp()), Time: kifu.MoveTime{Spent: spent, HasSpent: true},
 		Comments: []string{why}}, t, why)
 }

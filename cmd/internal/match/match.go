@@ -86,6 +86,9 @@ type Summary struct {
 	// a move later than its clock plus Config.Tolerance), scored or not.
 	// Under load they say more of the machine than of the engines.
 	TimeLosses [2]int
+	// TimeOver is, for each engine, the most by which one of its moves
+	// lost on time came past the time allowed (GameResult.Over).
+	TimeOver [2]time.Duration
 	// Excluded counts the games left out of Score (time losses, with
 	// Config.ExcludeTimeLosses).
 	Excluded int
@@ -411,8 +414,10 @@ func (s *Summary) add(g *GameResult) {
 		switch pts {
 		case 0: // the first engine lost on time
 			s.TimeLosses[0]++
+			s.TimeOver[0] = max(s.TimeOver[0], g.Over)
 		case 1:
 			s.TimeLosses[1]++
+			s.TimeOver[1] = max(s.TimeOver[1], g.Over)
 		}
 	}
 	var sc *Score

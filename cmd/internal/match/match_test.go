@@ -368,3 +368,69 @@ func TestCSATime(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchClockAllowance plays each kind of clock against engines that
+// think exactly the time the "go" command allows them, as GUIs count it
+// (btime + byoyomi, or btime + binc with the increment added before the
+// move): they never lose on time. An engine that thinks 400 ms more than
+// that from its third move on (past the 150 ms tolerance) loses on that
+// move, and the warning says by how much.
+func TestMatchClockAllowance(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	tcs := []struct {
+		name string
+		tc   TimeControl
+	}{
+		{"byoyomi", TimeControl{Byoyomi: ms(300)}},
+		{"time+byoyomi", TimeControl{Time: ms(500), Byoyomi: ms(300)}},
+		{"time+inc", TimeControl{Time: ms(500), Inc: ms(300)}},
+		{"inc", TimeControl{Inc: ms(300)}},
+	}
+	for _, tt := range tcs {
+		t.Run(tt.name+"/exact", func(t *testing.T) {
+			t.Parallel()
+			rep := playMatch(t, Config{
+				Engines:   [2]EngineSpec{fakeSpec("a", "useall"), fakeSpec("b", "useall")},
+				TC:        tt.tc,
+				MaxPlies:  6,
+				Tolerance: ms(150),
+			})
+			checkGames(t, rep, []gameWant{{TermMaxPlies, kifu.Draw, "%JISHOGI"}, {TermMaxPlies, kifu.Draw, "%JISHOGI"}})
+			// The engines did use their time: every move at least the
+			// byoyomi or the increment.
+			for _, g := range rep.Games {
+				for k, m := range g.Moves {
+					if m.Time < ms(300) {
+						t.Errorf("game %d move %d took %v, less than the engine's allowance", g.Index+1, k+1, m.Time)
+					}
+				}
+			}
+		})
+		t.Run(tt.name+"/over", func(t *testing.T) {
+			t.Parallel()
+			rep := playMatch(t, Config{
+				Engines:   [2]EngineSpec{fakeSpec("ok", "useall"), fakeSpec("late", "useall;over=400ms@3")},
+				TC:        tt.tc,
+				MaxPlies:  12,
+				Tolerance: ms(150),
+			})
+			checkGames(t, rep, []gameWant{{TermTimeUp, kifu.BlackWin, "%TIME_UP"}, {TermTimeUp, kifu.WhiteWin, "%TIME_UP"}})
+			for _, g := range rep.Games {
+				// "late" thought its 3rd move: the game's 5th or 6th.
+				if n := len(g.Moves); n != 5 && n != 6 {
+					t.Errorf("game %d lost on time after %d moves, want the late engine's third", g.Index+1, n)
+				}
+				if g.Over < ms(350) || g.Over > ms(1000) || g.Allowed < ms(300) {
+					t.Errorf("game %d: allowed %v, over by %v; want about 400ms over", g.Index+1, g.Allowed, g.Over)
+				}
+			}
+			s := &rep.Summary
+			if s.TimeLosses != [2]int{0, 2} {
+				t.Errorf("TimeLosses = %v, want [0 2]", s.TimeLosses)
+			}
+			if w := TimeLossWarning(s, false); !strings.Contains(w, "late 2, up to ") || strings.Contains(w, "ok 0, up to") {
+				t.Errorf("warning %q does not say how late the late engine was", w)
+			}
+		})
+	}
+}

@@ -189,6 +189,8 @@ type matchGameJSON struct {
 	MoveNodes   []uint64  `json:"move_nodes"`         // and its last "info nodes"
 	ThinkMS     [2]int64  `json:"think_ms"`           // by engine (first, second)
 	Nodes       [2]uint64 `json:"nodes"`
+	AllowedMS   int64     `json:"allowed_ms,omitempty"` // lost on time: the time the last move was allowed
+	OverMS      int64     `json:"over_ms,omitempty"`    // and how late it came
 }
 
 type matchJSON struct {
@@ -281,14 +283,17 @@ func toJSON(cfg *Config, rep *Report, openingPly int) matchJSON {
 			Black: s.Engines[g.Black], White: s.Engines[g.White], Result: g.Result.String(),
 			Termination: string(g.Termination), Reason: g.Reason, Plies: g.Plies,
 			Seconds: math.Round(g.Duration.Seconds()*1000) / 1000, File: g.File, Problems: g.Problems,
-			Excluded: g.Excluded,
+			Excluded: g.Excluded, AllowedMS: g.Allowed.Milliseconds(), OverMS: g.Over.Milliseconds(),
 		})
 	}
 	return out
 }
 
 // TimeLossWarning is the warning a match with games lost on time gets
-// ("" if none): under load the runner, not the engines, may be to blame.
+// ("" if none). It says by how much the moves came late: an engine far
+// past its clock misjudges its time (the clock it was allowed is the one
+// the "go" command gave it, counted as GUIs do: see clock), while a few
+// milliseconds past the tolerance on a busy machine may be the load.
 func TimeLossWarning(s *Summary, excluded bool) string {
 	n := s.TimeLosses[0] + s.TimeLosses[1]
 	if n == 0 {
@@ -298,8 +303,17 @@ func TimeLossWarning(s *Summary, excluded bool) string {
 	if n == 1 {
 		games = "game"
 	}
-	w := fmt.Sprintf("%d %s lost on time (%s %d, %s %d): the machine may be overloaded; consider --tolerance or a lower --concurrency",
-		n, games, s.Engines[0], s.TimeLosses[0], s.Engines[1], s.TimeLosses[1])
+	by := func(e int) string {
+		t := fmt.Sprintf("%s %d", s.Engines[e], s.TimeLosses[e])
+		if s.TimeOver[e] > 0 {
+			t += fmt.Sprintf(", up to %v late", s.TimeOver[e].Round(time.Millisecond))
+		}
+		return t
+	}
+	w := fmt.Sprintf("%d %s lost on time (%s; %s): the engine moved after the time the go command gave it "+
+		"(its btime/wtime plus its byoyomi or binc/winc) and the tolerance; an engine far past it misjudges its clock, "+
+		"a little past it on a busy machine may be the load: consider --tolerance or a lower --concurrency",
+		n, games, by(0), by(1))
 	if !excluded {
 		w += ", or --exclude-time-losses to leave them out of the Elo"
 	}

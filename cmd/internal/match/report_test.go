@@ -40,7 +40,7 @@ func TestMatchTimeLossReport(t *testing.T) {
 		if err := WriteSummary(&text, cfg, rep); err != nil {
 			t.Fatal(err)
 		}
-		wantWarning := "3 games lost on time (rp 1, fsf 2): the machine may be overloaded; consider --tolerance"
+		wantWarning := "3 games lost on time (rp 1; fsf 2): the engine moved after the time the go command gave it"
 		wantLines := []string{"Time losses: rp 1, fsf 2 (counted in the score and Elo)\n", "Warning: " + wantWarning}
 		if exclude {
 			wantLines = []string{"Score of rp vs fsf: 0 - 1 - 0 [0.000] 1 games (3 lost on time, not scored)\n",

@@ -167,7 +167,8 @@ func splitFields(s string) ([]string, error) {
 // TimeControl is how long an engine may think. Exactly one kind is used:
 //
 //   - a clock: main time Time (0: none), then either Byoyomi per move once
-//     the main time is spent, or Inc (Fischer) added after every move;
+//     the main time is spent, or Inc (Fischer) added to the clock at the
+//     start of every move (a move may use btime + binc, as GUIs count it);
 //     sent as "go btime B wtime W byoyomi X" or "... binc I winc J";
 //   - MoveTime per move ("go movetime M"; the runner holds the engine to
 //     it, plus the tolerance);

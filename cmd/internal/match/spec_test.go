@@ -125,7 +125,14 @@ func TestClockAndGoCommand(t *testing.T) {
 		{"main time then byoyomi", TimeControl{Time: s(3000), Byoyomi: s(1000)}, TimeControl{Time: s(3000), Byoyomi: s(1000)},
 			[]time.Duration{s(2000), s(100), s(1500)}, "go btime 0 wtime 2900 byoyomi 1000", s(3900)},
 		{"fischer", TimeControl{Time: s(10000), Inc: s(1000)}, TimeControl{Time: s(10000), Inc: s(2000)},
-			[]time.Duration{s(3000), s(500)}, "go btime 8000 wtime 11500 binc 1000 winc 2000", s(8000)},
+			[]time.Duration{s(3000), s(500)}, "go btime 8000 wtime 11500 binc 1000 winc 2000", s(9000)},
+		// A move may use the main time plus its increment (the increment
+		// comes before the move's time is deducted); what it saves carries
+		// over, and a move past it leaves 0.
+		{"fischer, all of it", TimeControl{Time: s(3000), Inc: s(1000)}, TimeControl{Time: s(3000), Inc: s(1000)},
+			[]time.Duration{s(4000), s(3500)}, "go btime 0 wtime 500 binc 1000 winc 1000", s(1000)},
+		{"pure increment", TimeControl{Inc: s(1000)}, TimeControl{Inc: s(1000)},
+			[]time.Duration{s(800), s(1000), s(700), s(500)}, "go btime 500 wtime 500 binc 1000 winc 1000", s(1500)},
 		{"movetime", TimeControl{MoveTime: s(300)}, TimeControl{MoveTime: s(300)}, []time.Duration{s(250)},
 			"go movetime 300", s(300)},
 		{"nodes", TimeControl{Nodes: 5000}, TimeControl{Nodes: 5000}, nil, "go nodes 5000", 0},

@@ -7,6 +7,7 @@ package recfile
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -20,9 +21,15 @@ func Read(path string) ([]*kifu.Record, kifu.Encoding, error) {
 	if err != nil {
 		return nil, kifu.EncodingUnknown, err
 	}
+	if len(data) == 0 { // as ingest rejects it (ingest.RejectEmpty)
+		return nil, kifu.EncodingUnknown, fmt.Errorf("%s: empty file (0 bytes): no record", path)
+	}
 	text, enc, err := kifu.DecodeText(path, data)
 	if err != nil {
 		return nil, enc, err
+	}
+	if strings.TrimSpace(strings.TrimPrefix(text, "\uFEFF")) == "" {
+		return nil, enc, fmt.Errorf("%s: empty file (only blank lines): no record", path)
 	}
 	recs, err := kifu.ParseRecords(path, text)
 	if err == nil && len(recs) == 0 {

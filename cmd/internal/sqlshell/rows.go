@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rpshogi/rpshogi/ingest"
 	"golang.org/x/text/width"
 )
 
@@ -48,7 +49,16 @@ func NewWriter(w io.Writer, f Format) RowWriter {
 	return &tableRows{w: w}
 }
 
-// cell formats a value for the table and CSV outputs.
+// tableCell formats a value for the aligned table, which goes to a
+// terminal: a text holding a control or format character, or bytes
+// that are not UTF-8, is quoted (ingest.QuoteName), so that a stored
+// name cannot forge lines of the output or send escape sequences.
+func tableCell(v any) string {
+	return ingest.QuoteName(cell(v))
+}
+
+// cell formats a value for the CSV output (quoted by CSV's rules) and,
+// through tableCell, the table.
 func cell(v any) string {
 	switch v := v.(type) {
 	case nil:
@@ -90,7 +100,10 @@ type tableRows struct {
 }
 
 func (t *tableRows) Header(cols []string) error {
-	t.cols = cols
+	t.cols = make([]string, len(cols))
+	for i, c := range cols {
+		t.cols[i] = ingest.QuoteName(c)
+	}
 	return nil
 }
 
@@ -126,7 +139,7 @@ func (t *tableRows) End(n int, more bool) error {
 func (t *tableRows) cells(vals []any) []string {
 	c := make([]string, len(vals))
 	for i, v := range vals {
-		c[i] = cell(v)
+		c[i] = tableCell(v)
 	}
 	return c
 }

@@ -66,6 +66,9 @@ func Run(ctx context.Context, opts Options, out, errOut io.Writer) error {
 			if ctx.Err() != nil {
 				return ctxio.Interrupted(ctx, err, "the query was stopped (it changes nothing)")
 			}
+			if IsTooBig(err) {
+				return fmt.Errorf("sql: %w: a value of more than %d MiB (the bound on one value when reading; --write has none)", err, MaxValueBytes>>20)
+			}
 			if IsReadOnlyRefusal(err) {
 				return fmt.Errorf("sql: %w (the database is opened read-only: statements that change it, ATTACH and VACUUM INTO need --write)", err)
 			}

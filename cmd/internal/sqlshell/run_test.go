@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -49,6 +50,13 @@ func TestRun(t *testing.T) {
 		{"after-write", Options{Query: "SELECT COUNT(*) AS n FROM players", Format: CSV}, "n\n2\n", "", ""},
 		{"bad-sql-rolled-back", Options{Query: "DELETE FROM players; SELECT nope", Write: true}, "", "sql: ", ""},
 		{"after-rollback", Options{Query: "SELECT COUNT(*) AS n FROM players", Format: CSV}, "n\n2\n", "", ""},
+		// One value is bounded (MaxValueBytes) when reading, with an
+		// error that says so; values up to it are fine.
+		{"value-too-big", Options{Query: "SELECT length(zeroblob(" + strconv.Itoa(MaxValueBytes+1) + "))"}, "", "string or blob too big: a value of more than 64 MiB", ""},
+		{"value-at-bound", Options{Query: "SELECT length(zeroblob(" + strconv.Itoa(MaxValueBytes) + ")) AS n", Format: CSV}, "n\n" + strconv.Itoa(MaxValueBytes) + "\n", "", ""},
+		// Stored names and column names are quoted in the table when they
+		// hold control characters: no forged line, no escape sequence.
+		{"table-quotes", Options{Query: "SELECT 'x' || char(10) || 'sum check: ok' || char(27) || '[31m' AS " + `"a` + "\n" + `b"`}, "\"a\\nb\"\n", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.DB = db
@@ -70,5 +78,26 @@ func TestRun(t *testing.T) {
 	}
 	if err := Run(ctx, Options{DB: filepath.Join(t.TempDir(), "none.sqlite"), Query: "SELECT 1"}, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || !strings.HasPrefix(err.Error(), "sql: ") {
 		t.Errorf("missing database: %v, want an error starting with sql:", err)
+	}
+}
+
+// TestTableQuotes: the aligned table quotes a text holding a control or
+// format character or bytes that are not UTF-8, and leaves others as
+// they are; CSV and JSON keep the value (their own quoting applies).
+func TestTableQuotes(t *testing.T) {
+	var b bytes.Buffer
+	w := NewWriter(&b, Table)
+	w.Header([]string{"name", "ok"})
+	w.Row([]any{"a\nsum check: accepted ... ok\x1b[2J\u202e", "将棋"})
+	w.Row([]any{"bad \xff byte", "plain"})
+	w.End(2, false)
+	out := b.String()
+	for _, want := range []string{`"a\nsum check: accepted ... ok\x1b[2J\u202e"`, "将棋", `"bad \xff byte"`, "plain"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.ContainsAny(out, "\x1b\u202e") || strings.Count(out, "\n") != 5 {
+		t.Errorf("raw control characters or extra lines in the table:\n%q", out)
 	}
 }

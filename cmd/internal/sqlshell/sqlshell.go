@@ -32,9 +32,23 @@ func Authorizer(op int, arg1, arg2, _ string) int {
 	return sqlite3.SQLITE_OK
 }
 
+// MaxValueBytes bounds one string or blob value on a read-only
+// connection (SQLite's SQLITE_LIMIT_LENGTH): a query that makes a larger
+// one ("SELECT zeroblob(1000000000)") fails with SQLite's "string or
+// blob too big" (IsTooBig) instead of taking gigabytes of memory. The
+// largest values of a training database (a record's text, a model's
+// weights) are far below it.
+const MaxValueBytes = 64 << 20
+
+// IsTooBig reports whether err is SQLite refusing a value larger than
+// MaxValueBytes.
+func IsTooBig(err error) bool {
+	return strings.Contains(err.Error(), "string or blob too big")
+}
+
 // ReadOnlyConn returns the one connection of db (a database opened
 // read-only: its pool is limited to that connection) with Authorizer
-// registered.
+// registered and one value bounded by MaxValueBytes.
 func ReadOnlyConn(ctx context.Context, db *sql.DB) (*sql.Conn, error) {
 	db.SetMaxOpenConns(1)
 	conn, err := db.Conn(ctx)
@@ -47,6 +61,7 @@ func ReadOnlyConn(ctx context.Context, db *sql.DB) (*sql.Conn, error) {
 			return fmt.Errorf("unexpected SQLite driver connection %T", dc)
 		}
 		c.RegisterAuthorizer(Authorizer)
+		c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, MaxValueBytes)
 		return nil
 	}); err != nil {
 		conn.Close()

@@ -3,8 +3,10 @@ package tactics
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -28,6 +30,9 @@ var RealKinds = map[string]bool{
 func ManifestPaths(root string) ([]string, error) {
 	name := filepath.Join(root, "MANIFEST.tsv")
 	f, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("tactics: corpus %s has no MANIFEST.tsv: build reads the record files a MANIFEST.tsv lists (columns path, kind, source; see rpshogi tactics build --help)", root)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tactics: %w", err)
 	}

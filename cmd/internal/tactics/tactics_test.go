@@ -197,3 +197,13 @@ func TestGoCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestPathsMissing: a corpus without MANIFEST.tsv is an error
+// that names the file and what it must hold.
+func TestManifestPathsMissing(t *testing.T) {
+	dir := t.TempDir()
+	_, err := ManifestPaths(dir)
+	if err == nil || !strings.Contains(err.Error(), dir+" has no MANIFEST.tsv") || !strings.Contains(err.Error(), "columns path, kind, source") {
+		t.Errorf("ManifestPaths of a folder without MANIFEST.tsv: %v", err)
+	}
+}
