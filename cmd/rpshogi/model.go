@@ -40,6 +40,7 @@ type modelFitOptions struct {
 	Sample     float64
 	MaxPos     int64
 	Spill      string
+	InMemory   int64
 	Out        string
 	Arrow      string
 	// Data and Fit are what the flags give, checked.
@@ -65,8 +66,8 @@ Memory does not grow with the number of games: the games are read from the
 database a page at a time, and their examples are written as they are
 extracted to a file beside the database (--spill DIR elsewhere) that has no
 name while the fit runs (nothing is left behind, even when the fit is
-killed) and read back on every iteration; it takes about 7.6 KB per
-position. The positions may be sampled (--sample; by default down to about
+killed) and read back on every iteration, once --in-memory MB of them are
+held in memory; they take about 9.6 KB per position. The positions may be sampled (--sample; by default down to about
 --max-positions): the same games keep the same positions, whatever their
 order. A database the model cannot be written to fails before the work.
 
@@ -85,10 +86,12 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 			if opts.Iterations < 0 || opts.L2 < 0 {
 				return usageErrorf("--iterations and --l2 must not be negative")
 			}
-			if opts.Sample <= 0 || opts.Sample > 1 || opts.MaxPos < 0 {
-				return usageErrorf("--sample must be in (0, 1] and --max-positions not negative")
+			if opts.Sample <= 0 || opts.Sample > 1 || opts.MaxPos < 0 || opts.InMemory < 0 {
+				return usageErrorf("--sample must be in (0, 1], --max-positions and --in-memory not negative")
 			}
-			opts.Data = movemodel.DataOptions{Workers: opts.Workers, MaxGames: opts.MaxGames, Sample: opts.Sample, MaxPositions: opts.MaxPos}
+			// 0 MB in memory: every chunk spilled (a budget of 1 byte).
+			opts.Data = movemodel.DataOptions{Workers: opts.Workers, MaxGames: opts.MaxGames, Sample: opts.Sample, MaxPositions: opts.MaxPos,
+				InMemory: max(opts.InMemory<<20, 1)}
 			var err error
 			if opts.Data.Weights, err = modelrun.ParseWeights(opts.Weights); err != nil {
 				return &usageError{err}
@@ -114,6 +117,7 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 	f.Float64Var(&opts.Sample, "sample", 1, "share of the positions to fit on, chosen by a hash of the game and the ply")
 	f.Int64Var(&opts.MaxPos, "max-positions", modelrun.DefaultMaxPositions, "sample the positions down to about N (0: no limit)")
 	f.StringVar(&opts.Spill, "spill", "", "folder of the fit's examples file while it runs (default: the database's)")
+	f.Int64Var(&opts.InMemory, "in-memory", modelrun.DefaultInMemory>>20, "MB of examples kept in memory before the rest is spilled (0: spill them all)")
 	f.StringVar(&opts.Out, "out", "", "also write the model as Go source to this file")
 	f.StringVar(&opts.Arrow, "arrow", "", "also write the training examples (one row per legal move) to DIR/"+movemodel.ExamplesFile)
 	return cmd

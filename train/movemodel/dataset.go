@@ -44,9 +44,11 @@ type DataOptions struct {
 	// them cost time and disk for little).
 	MaxPositions int64
 	// Spill, if not "", is the folder of the file the examples are spilled
-	// to as they are extracted, so that memory does not grow with the
-	// number of games ("" keeps them in memory).
-	Spill string
+	// to as they are extracted, once InMemory bytes of them are held, so
+	// that memory does not grow with the number of games ("" keeps them
+	// all in memory).
+	Spill    string
+	InMemory int64
 	// Progress, if set, is called with the number of games extracted so
 	// far, after each batch.
 	Progress func(games int64)
@@ -127,6 +129,14 @@ type Dataset struct {
 
 // Bytes returns the size of the examples as stored (in memory or on disk).
 func (ds *Dataset) Bytes() int64 { return ds.store.bytes() }
+
+// Spilled returns the size of the examples spilled to a file.
+func (ds *Dataset) Spilled() int64 {
+	if s, ok := ds.store.(*splitStore); ok {
+		return s.spilled()
+	}
+	return 0
+}
 
 // Close releases the dataset's examples (and removes its spill file).
 func (ds *Dataset) Close() error {
@@ -381,11 +391,7 @@ func Collect(ctx context.Context, games Games, opts DataOptions) (*Dataset, erro
 	ds.Offered = offered
 	ds.Rate = opts.rate(offered)
 	if opts.Spill != "" {
-		s, err := newFileStore(opts.Spill)
-		if err != nil {
-			return nil, err
-		}
-		ds.store = s
+		ds.store = &splitStore{budget: opts.InMemory, dir: opts.Spill}
 	} else {
 		ds.store = &memStore{}
 	}

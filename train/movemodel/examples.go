@@ -34,14 +34,83 @@ type memStore struct {
 
 func (s *memStore) add(c *chunk) error {
 	s.chunks = append(s.chunks, c)
-	s.size += int64(4*len(c.posMove) + 4*len(c.played) + 4*len(c.weight) + 8*len(c.game) + 4*len(c.ply) +
-		4*len(c.moveFeat) + 2*len(c.feats))
+	s.size += chunkBytes(c)
 	return nil
 }
 func (s *memStore) len() int                            { return len(s.chunks) }
 func (s *memStore) get(i int, _ *chunk) (*chunk, error) { return s.chunks[i], nil }
 func (s *memStore) bytes() int64                        { return s.size }
 func (s *memStore) close() error                        { s.chunks = nil; return nil }
+
+// chunkBytes returns the memory the slices of c take.
+func chunkBytes(c *chunk) int64 {
+	return int64(4*len(c.posMove) + 4*len(c.played) + 4*len(c.weight) + 8*len(c.game) + 4*len(c.ply) +
+		4*len(c.moveFeat) + 2*len(c.feats))
+}
+
+// splitStore keeps the first chunks in memory, up to budget bytes, and
+// spills the others to a file: a collection whose examples fit in the
+// budget is fitted at the speed of memory, a larger one with memory
+// bounded by the budget.
+type splitStore struct {
+	mem    memStore
+	budget int64
+	dir    string
+	file   *fileStore // created at the first chunk over the budget
+}
+
+func (s *splitStore) add(c *chunk) error {
+	if s.file == nil && s.mem.size+chunkBytes(c) <= s.budget {
+		return s.mem.add(c)
+	}
+	if s.file == nil {
+		f, err := newFileStore(s.dir)
+		if err != nil {
+			return err
+		}
+		s.file = f
+	}
+	return s.file.add(c)
+}
+
+func (s *splitStore) len() int {
+	n := s.mem.len()
+	if s.file != nil {
+		n += s.file.len()
+	}
+	return n
+}
+
+func (s *splitStore) get(i int, buf *chunk) (*chunk, error) {
+	if i < s.mem.len() {
+		return s.mem.get(i, buf)
+	}
+	return s.file.get(i-s.mem.len(), buf)
+}
+
+func (s *splitStore) bytes() int64 {
+	n := s.mem.bytes()
+	if s.file != nil {
+		n += s.file.bytes()
+	}
+	return n
+}
+
+// spilled returns the bytes of the examples in the file.
+func (s *splitStore) spilled() int64 {
+	if s.file == nil {
+		return 0
+	}
+	return s.file.bytes()
+}
+
+func (s *splitStore) close() error {
+	s.mem.close()
+	if s.file != nil {
+		return s.file.close()
+	}
+	return nil
+}
 
 // fileStore spills the chunks to a file that has no name: it is created
 // in a folder and removed at once (on Unix the space is freed when the

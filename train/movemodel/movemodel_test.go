@@ -60,11 +60,14 @@ func TestFitDeterministic(t *testing.T) {
 	ctx := context.Background()
 	var ws [][]float64
 	var names []string
-	for _, spill := range []bool{false, true} {
+	// In memory, spilled, and split: the first chunks (about 6 MB) in
+	// memory, the others spilled.
+	for _, inMemory := range []int64{-1, 0, 6_000_000} {
+		spill := inMemory >= 0
 		for _, workers := range []int{1, 2, 3} {
 			opts := DataOptions{Workers: workers}
 			if spill {
-				opts.Spill = t.TempDir()
+				opts.Spill, opts.InMemory = t.TempDir(), inMemory
 			}
 			ds, err := Collect(ctx, SliceGames(games), opts)
 			if err != nil {
@@ -80,13 +83,18 @@ func TestFitDeterministic(t *testing.T) {
 			if err := ds.Close(); err != nil {
 				t.Fatal(err)
 			}
+			if inMemory > 0 {
+				if sp := ds.Spilled(); sp == 0 || sp == ds.Bytes() {
+					t.Fatalf("split: %d of %d bytes spilled", sp, ds.Bytes())
+				}
+			}
 			if spill {
 				if left, _ := os.ReadDir(opts.Spill); len(left) != 0 {
 					t.Fatalf("the spill folder holds %d files after Close", len(left))
 				}
 			}
 			ws = append(ws, res.Weights)
-			names = append(names, fmt.Sprintf("%d workers, spill %v", workers, spill))
+			names = append(names, fmt.Sprintf("%d workers, in memory %d", workers, inMemory))
 		}
 	}
 	for k := 1; k < len(ws); k++ {
@@ -136,7 +144,7 @@ func TestSpillRoundTrip(t *testing.T) {
 		t.Errorf("spilled %d bytes for %d in memory: want fewer", disk.Bytes(), mem.Bytes())
 	}
 	t.Logf("%d positions, %d moves: %d bytes in memory, %d spilled", disk.Positions, disk.Moves, mem.Bytes(), disk.Bytes())
-	raw := append([]byte(nil), disk.store.(*fileStore).enc...)
+	raw := append([]byte(nil), disk.store.(*splitStore).file.enc...)
 	for _, n := range []int{0, 1, len(raw) / 2, len(raw) - 1} {
 		if err := decodeChunk(raw[:n], &chunk{}); err == nil {
 			t.Errorf("a chunk cut to %d of %d bytes decodes", n, len(raw))
