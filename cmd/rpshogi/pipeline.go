@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/rpshogi/rpshogi/cmd/internal/buildsrc"
 	"github.com/rpshogi/rpshogi/cmd/internal/evalrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
@@ -187,7 +187,7 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	if err != nil {
 		return interrupted(ctx, asStep("pipeline", err), "in step 3: "+dbPath+" and "+tablePath+" are written; the model was not (run the pipeline again to finish)")
 	}
-	model, err := os.ReadFile(modelPath)
+	model, err := buildsrc.ReadModel(modelPath)
 	if err != nil {
 		return fmt.Errorf("pipeline: %w", err)
 	}
