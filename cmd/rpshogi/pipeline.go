@@ -43,7 +43,8 @@ archives; the bundled self-play collection when no PATH is given):
   2. tables: the probability table as Go source, DIR/probabilities_gen.go;
   3. model fit: the learned move model (as "rpshogi model fit" with its
      defaults) on every game of the database, its weights into the
-     database (table model_weights) and as Go source, DIR/model_gen.go;
+     database (table model_weights) and for the engine, DIR/model_gen.go
+     and the binary file it embeds, DIR/model.bin;
      then the learned evaluation (as "rpshogi evalfit" with its defaults)
      on the games with a result, into the database (eval_weights) and
      DIR/eval_gen.go; then the report with its plots (as "rpshogi report"; --no-report
