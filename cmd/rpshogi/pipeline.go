@@ -188,10 +188,6 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	if err != nil {
 		return interrupted(ctx, asStep("pipeline", err), "in step 3: "+dbPath+" and "+tablePath+" are written; the model was not (run the pipeline again to finish)")
 	}
-	model, err := buildsrc.ReadModel(modelPath)
-	if err != nil {
-		return fmt.Errorf("pipeline: %w", err)
-	}
 	// 3b. the learned evaluation, on the same games (none when they have no results)
 	evalPath := filepath.Join(opts.Out, pipedir.Eval)
 	stopSpin = begin(3, "fit the learned evaluation", "evaluation fit")
@@ -229,6 +225,11 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 
 	// 4. build-engine
 	enginePath := filepath.Join(opts.Out, pipedir.Engine)
+	// The model step wrote the model's two files: read them back checked.
+	model, err := buildsrc.ReadModel(modelPath)
+	if err != nil {
+		return err
+	}
 	stopSpin = begin(4, "build the engine: go build compiles it with this table and model ("+engineBuildTime+")", "go build (compiling the engine: "+engineBuildTime+")")
 	err = buildEngine(ctx, table, model, enginePath, evalSrc)
 	stopSpin()
