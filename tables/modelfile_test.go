@@ -94,3 +94,14 @@ func TestDamagedModelStopsTheEngine(t *testing.T) {
 		t.Errorf("engine --version with a damaged model.bin: %v\n%s", err, out)
 	}
 }
+
+// BenchmarkDecodeModel measures what decoding and checking the embedded
+// model adds to the start of every program that imports tables.
+func BenchmarkDecodeModel(b *testing.B) {
+	b.SetBytes(int64(len(modelFile)))
+	for b.Loop() {
+		if _, err := decodeModel(modelFile); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
