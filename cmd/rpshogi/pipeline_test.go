@@ -196,6 +196,16 @@ func TestPipelineFitsTheModel(t *testing.T) {
 	if !bytes.Equal(src, first[pipedir.Model]) || !bytes.Equal(bin, first[pipedir.ModelBin]) {
 		t.Errorf("%s and %s are not the database's model", pipedir.Model, pipedir.ModelBin)
 	}
+	// model gen writes the same two files again, under another name.
+	gen := filepath.Join(t.TempDir(), "other_gen.go")
+	if stdout, _ := runOK(t, "", "model", "gen", "--db", filepath.Join(out, pipedir.DB), "--out", gen); !strings.Contains(stdout, "wrote "+gen+" and "+strings.TrimSuffix(gen, "_gen.go")+".bin") {
+		t.Errorf("model gen: %q", stdout)
+	}
+	for f, name := range map[string]string{gen: pipedir.Model, strings.TrimSuffix(gen, "_gen.go") + ".bin": pipedir.ModelBin} {
+		if got, err := os.ReadFile(f); err != nil || !bytes.Equal(got, first[name]) {
+			t.Errorf("model gen's %s is not the pipeline's %s (%v)", f, name, err)
+		}
+	}
 	if md, _, err := evalfit.ReadDB(context.Background(), filepath.Join(out, pipedir.DB)); err != nil {
 		t.Errorf("the database has no evaluation: %v", err)
 	} else if src, _ := evalfit.Generate(md); !bytes.Equal(src, first[pipedir.Eval]) {
