@@ -29,9 +29,9 @@ func computeDigest() string {
 		fmt.Fprintf(h, "%d %s %d %d %d %x %d %x %d\n", i, e.Name, e.NP, e.NC, e.MC,
 			math.Float64bits(e.P), e.Cost, math.Float64bits(e.PM), e.PMCost)
 	}
-	fmt.Fprintf(h, "model %s %d %d\n", ModelDigest, ModelFeatureVersion, len(modelWeights))
+	fmt.Fprintf(h, "model %s %d %d\n", ModelDigest, ModelFeatureVersion, len(model.Weights))
 	var b [4]byte
-	for _, w := range modelWeights {
+	for _, w := range model.Weights {
 		binary.LittleEndian.PutUint32(b[:], math.Float32bits(w))
 		h.Write(b[:])
 	}

@@ -22,9 +22,9 @@ func TestDigest(t *testing.T) {
 	}{
 		{"entry cost", func() func() { old := entries[3].Cost; entries[3].Cost++; return func() { entries[3].Cost = old } }},
 		{"model weight", func() func() {
-			old := modelWeights[7]
-			modelWeights[7] += 0.5
-			return func() { modelWeights[7] = old }
+			old := model.Weights[7]
+			model.Weights[7] += 0.5
+			return func() { model.Weights[7] = old }
 		}},
 	} {
 		restore := tt.change()

@@ -16,6 +16,14 @@
 // PATH" writes the table of any training database (it replaces this file
 // only with --update-committed), and "rpshogi build-engine"
 // compiles an engine with another table without touching this file.
+//
+// The learned move model (ModelWeights, ModelBook, ModelDigest) is two
+// generated files: model_gen.go (its digest and provenance as constants)
+// and model.bin, the weights and the book, which model_gen.go embeds
+// (the format is tables/modelbin's). Both are written together by
+// "rpshogi model gen"; the model is decoded and checked when a program
+// starts, which stops there if model.bin is damaged or is not the model
+// model_gen.go names.
 package tables
 
 //go:generate go run ../cmd/rpshogi tables --corpus ../../shared/data/kifu --out probabilities_gen.go --update-committed

@@ -29,8 +29,10 @@ table of a training database (--db), with a table file written by
 
 The learned move model (USI option Probability=model) is the database's
 when --db is given and the database has one ("rpshogi model fit"), the
-one in a file written by "rpshogi model gen" or "rpshogi pipeline" with
+one in the files written by "rpshogi model gen" or "rpshogi pipeline" with
 --model FILE (which wins over --db's), and the committed model otherwise.
+FILE is the Go file (model_gen.go), read with the binary file beside it
+(model.bin), which must be the one written with it; or the binary file.
 
 The source tree is not touched: the table and the model are put in place
 with "go build -overlay". It needs the Go toolchain and the rpshogi
@@ -57,7 +59,7 @@ source checkout at or above the current folder.`,
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "take the table from this training database")
 	cmd.Flags().StringVar(&opts.Table, "table", "", "take the table from this Go file (written by rpshogi tables)")
-	cmd.Flags().StringVar(&opts.Model, "model", "", "take the move model from this Go file (written by rpshogi model gen or pipeline)")
+	cmd.Flags().StringVar(&opts.Model, "model", "", "take the move model from this Go file and the model.bin beside it, or from a model.bin (written by rpshogi model gen or pipeline)")
 	cmd.Flags().StringVarP(&opts.Out, "output", "o", "", "where to write the engine binary")
 	return cmd
 }

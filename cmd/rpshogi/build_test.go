@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +34,10 @@ func TestBuildEngineModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	modelBin, err := os.ReadFile(filepath.Join(out, pipedir.ModelBin))
+	if err != nil {
+		t.Fatal(err)
+	}
 	table, err := os.ReadFile(filepath.Join(out, pipedir.Table))
 	if err != nil {
 		t.Fatal(err)
@@ -41,11 +46,13 @@ func TestBuildEngineModel(t *testing.T) {
 		name      string
 		args      []string
 		wantModel []byte // nil: not replaced
+		wantBin   []byte
 		wantOut   string
 	}{
-		{"db with a model", []string{"--db", filepath.Join(out, pipedir.DB)}, model, "and its move model"},
-		{"table and model files", []string{"--table", filepath.Join(out, pipedir.Table), "--model", filepath.Join(out, pipedir.Model)}, model, "the move model in"},
-		{"db without a model", []string{"--db", countsOnly}, nil, "the committed move model (" + countsOnly + " has none"},
+		{"db with a model", []string{"--db", filepath.Join(out, pipedir.DB)}, model, modelBin, "and its move model"},
+		{"table and model files", []string{"--table", filepath.Join(out, pipedir.Table), "--model", filepath.Join(out, pipedir.Model)}, model, modelBin, "the move model in"},
+		{"binary model file", []string{"--model", filepath.Join(out, pipedir.ModelBin)}, model, modelBin, "the move model in"},
+		{"db without a model", []string{"--db", countsOnly}, nil, nil, "the committed move model (" + countsOnly + " has none"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +62,7 @@ func TestBuildEngineModel(t *testing.T) {
 			if !strings.Contains(stdout, tt.wantOut) {
 				t.Errorf("build-engine %v: %q, want %q", tt.args, stdout, tt.wantOut)
 			}
-			if got, _ := os.ReadFile(filepath.Join(copyDir, enginebuild.TableFile)); !bytes.Equal(got, table) {
+			if got, _ := os.ReadFile(filepath.Join(copyDir, enginebuild.TableFile)); tt.args[0] != "--model" && !bytes.Equal(got, table) {
 				t.Errorf("the overlay's table is not the pipeline's")
 			}
 			got, err := os.ReadFile(filepath.Join(copyDir, enginebuild.ModelFile))
@@ -64,6 +71,27 @@ func TestBuildEngineModel(t *testing.T) {
 				t.Errorf("the overlay replaces the model")
 			case tt.wantModel != nil && !bytes.Equal(got, tt.wantModel):
 				t.Errorf("the overlay's model is not the pipeline's (%v)", err)
+			}
+			gotBin, err := os.ReadFile(filepath.Join(copyDir, enginebuild.ModelBin))
+			switch {
+			case tt.wantBin == nil && err == nil:
+				t.Errorf("the overlay replaces the model's binary file")
+			case tt.wantBin != nil && !bytes.Equal(gotBin, tt.wantBin):
+				t.Errorf("the overlay's model.bin is not the pipeline's (%v)", err)
+			}
+			// The overlay puts it in place of tables/model.bin.
+			var ov struct{ Replace map[string]string }
+			if b, err := os.ReadFile(filepath.Join(copyDir, "overlay.json")); err != nil || json.Unmarshal(b, &ov) != nil {
+				t.Fatalf("no overlay.json: %v", err)
+			}
+			replaced := false
+			for from, to := range ov.Replace {
+				if strings.HasSuffix(from, filepath.Join("tables", enginebuild.ModelBin)) && filepath.Base(to) == enginebuild.ModelBin {
+					replaced = true
+				}
+			}
+			if replaced != (tt.wantBin != nil) {
+				t.Errorf("the overlay %v: replaces tables/model.bin %v, want %v", ov.Replace, replaced, tt.wantBin != nil)
 			}
 		})
 	}

@@ -146,7 +146,8 @@ func TestTablesDestination(t *testing.T) {
 
 // TestPipelineBuildsAnEngine runs the whole pipeline on a few self-play
 // games, then checks its outputs: the table has the database's corpus
-// digest, the move model (DIR/model_gen.go) is the database's, the engine
+// digest, the move model (DIR/model_gen.go, DIR/model.bin) is the
+// database's and the engine's --version names it, the engine
 // speaks USI under that table's name and answers a search with
 // Probability=model with a legal move, and build-engine --table --model
 // compiles the same table and model again.
@@ -190,6 +191,13 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(out, pipedir.Model)); !bytes.Equal(got, wantModel) {
 		t.Errorf("%s is not the database's model %s", pipedir.Model, md.Digest)
 	}
+	wantBin, err := movemodel.Encode(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(out, pipedir.ModelBin)); !bytes.Equal(got, wantBin) {
+		t.Errorf("%s is not the database's model %s", pipedir.ModelBin, md.Digest)
+	}
 	table, err := os.ReadFile(filepath.Join(out, pipedir.Table))
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +211,8 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 	}
 	// Its --version gives the digests of the tables it was built with.
 	if v, err := exec.Command(filepath.Join(out, pipedir.Engine), "--version").Output(); err != nil ||
-		!strings.Contains(string(v), "\n  table sha256:"+digest+"\n") || strings.Contains(string(v), "\ntables  "+tables.Digest()+"\n") {
+		!strings.Contains(string(v), "\n  table sha256:"+digest+"\n") || !strings.Contains(string(v), "\n  model "+md.Digest+"\n") ||
+		strings.Contains(string(v), "\ntables  "+tables.Digest()+"\n") {
 		t.Errorf("pipeline engine --version: %v: %s", err, v)
 	}
 	engineModelMove(t, filepath.Join(out, pipedir.Engine))
@@ -220,6 +229,9 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 	}
 	if got := engineName(t, other); !strings.HasPrefix(got, wantName+" ") {
 		t.Errorf("build-engine --table: %q, want %q and the version", got, wantName)
+	}
+	if v, err := exec.Command(other, "--version").Output(); err != nil || !strings.Contains(string(v), "\n  model "+md.Digest+"\n") {
+		t.Errorf("build-engine --model engine --version: %v: %s, want model %s", err, v, md.Digest)
 	}
 }
 

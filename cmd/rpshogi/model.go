@@ -22,7 +22,8 @@ king danger; see "go doc ./categorize/movemodel").
 
   model fit    fits it on the games of a training database (rpshogi train)
   model eval   scores held-out games with it, beside the counts' estimators
-  model gen    writes the database's model as Go source (tables/model_gen.go)`,
+  model gen    writes the database's model for the engine (tables/model_gen.go
+               and the binary file it embeds, tables/model.bin)`,
 	}
 	cmd.AddCommand(newModelFitCmd(ios, nil), newModelEvalCmd(ios, nil), newModelGenCmd(ios, nil))
 	return cmd
@@ -118,7 +119,7 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 	f.Int64Var(&opts.MaxPos, "max-positions", modelrun.DefaultMaxPositions, "sample the positions down to about N (0: no limit)")
 	f.StringVar(&opts.Spill, "spill", "", "folder of the fit's examples file while it runs (default: the database's)")
 	f.Int64Var(&opts.InMemory, "in-memory", modelrun.DefaultInMemory>>20, "MB of examples kept in memory before the rest is spilled (0: spill them all)")
-	f.StringVar(&opts.Out, "out", "", "also write the model as Go source to this file")
+	f.StringVar(&opts.Out, "out", "", "also write the model to this Go file and the binary file beside it (as model gen)")
 	f.StringVar(&opts.Arrow, "arrow", "", "also write the training examples (one row per legal move) to DIR/"+movemodel.ExamplesFile)
 	return cmd
 }
@@ -145,7 +146,13 @@ func newModelGenCmd(ios *iostreams, runF func(context.Context, *modelGenOptions)
 	opts := &modelGenOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "gen --db FILE --out FILE",
-		Short: "Write the database's move model as Go source",
+		Short: "Write the database's move model for the engine (model_gen.go and model.bin)",
+		Long: `gen writes the move model of a training database as package tables
+holds it: the Go file --out (model_gen.go: the model's digest and
+provenance) and, beside it, the binary file it embeds with the weights
+and the book (model.bin; for another --out, its name without _gen.go and
+with .bin). The two go together: build-engine --model takes the Go file
+and reads the binary file beside it.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 || opts.DB == "" || opts.Out == "" {
 				return usageErrorf("gen takes --db FILE and --out FILE, no arguments")
@@ -157,7 +164,7 @@ func newModelGenCmd(ios *iostreams, runF func(context.Context, *modelGenOptions)
 		},
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "training database with a fitted model (required)")
-	cmd.Flags().StringVar(&opts.Out, "out", "tables/model_gen.go", "output file")
+	cmd.Flags().StringVar(&opts.Out, "out", "tables/model_gen.go", "output Go file (the binary file goes beside it)")
 	return cmd
 }
 

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/cmd/internal/buildsrc"
 	"github.com/rpshogi/rpshogi/cmd/internal/evalrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
@@ -45,7 +45,8 @@ archives; the bundled self-play collection when no PATH is given):
   2. tables: the probability table as Go source, DIR/probabilities_gen.go;
   3. model fit: the learned move model (as "rpshogi model fit" with its
      defaults) on every game of the database, its weights into the
-     database (table model_weights) and as Go source, DIR/model_gen.go;
+     database (table model_weights) and for the engine, DIR/model_gen.go
+     and the binary file it embeds, DIR/model.bin;
      then the learned evaluation (as "rpshogi evalfit" with its defaults)
      on the games with a result, into the database (eval_weights) and
      DIR/eval_gen.go; then the report with its plots (as "rpshogi report"; --no-report
@@ -226,10 +227,6 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 	if err != nil {
 		return interrupted(ctx, asStep("pipeline", err), "in step 3: "+dbPath+" and "+tablePath+" are written; the model was not (run the pipeline again to finish)")
 	}
-	model, err := os.ReadFile(modelPath)
-	if err != nil {
-		return fmt.Errorf("pipeline: %w", err)
-	}
 	// 3b. the learned evaluation, on the same games (none when they have no results)
 	evalPath := filepath.Join(opts.Out, pipedir.Eval)
 	stopSpin = begin(3, "fit the learned evaluation", "evaluation fit")
@@ -267,6 +264,11 @@ func runPipeline(ctx context.Context, opts *pipelineOptions) error {
 
 	// 4. build-engine
 	enginePath := filepath.Join(opts.Out, pipedir.Engine)
+	// The model step wrote the model's two files: read them back checked.
+	model, err := buildsrc.ReadModel(modelPath)
+	if err != nil {
+		return err
+	}
 	stopSpin = begin(4, "build the engine: go build compiles it with this table and model ("+engineBuildTime+")", "go build (compiling the engine: "+engineBuildTime+")")
 	err = buildEngine(ctx, table, model, enginePath, evalSrc)
 	stopSpin()

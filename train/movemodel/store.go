@@ -2,17 +2,14 @@ package movemodel
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
-	"math"
 	"sort"
 	"time"
 
 	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/tables/modelbin"
 )
 
 // Schema holds the model's tables, in the training database beside the
@@ -78,23 +75,10 @@ func (md *Model) Books() *fm.Book { return fm.MergeBooks(md.Book, md.Formation) 
 // version, the weights as little-endian float32 bits and, when book has
 // entries, each entry's key and value (little-endian 64 and 32 bits).
 func WeightsDigest(version int, w []float32, book *fm.Book) string {
-	h := sha256.New()
-	var b [8]byte
-	binary.LittleEndian.PutUint32(b[:4], uint32(version))
-	h.Write(b[:4])
-	for _, v := range w {
-		binary.LittleEndian.PutUint32(b[:4], math.Float32bits(v))
-		h.Write(b[:4])
+	if book == nil {
+		return modelbin.Digest(version, w, nil, nil)
 	}
-	if book != nil {
-		for i, k := range book.Keys {
-			binary.LittleEndian.PutUint64(b[:], k)
-			h.Write(b[:])
-			binary.LittleEndian.PutUint32(b[:4], book.Vals[i])
-			h.Write(b[:4])
-		}
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return modelbin.Digest(version, w, book.Keys, book.Vals)
 }
 
 // Float32 rounds weights to float32.

@@ -5,21 +5,24 @@
 package buildsrc
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/enginebuild"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/tablegen"
+	"github.com/rpshogi/rpshogi/train/movemodel"
 )
 
-// Sources returns the Go sources of the table and the model to build
-// with (nil: the committed one) and a phrase saying what they are. The
-// table is db's (if db is not ""), table's (the file, if not ""), or the
-// committed one; the model is the file model's if given, else db's if
-// it has one, else the committed one.
-func Sources(ctx context.Context, db, table, model string) (tableSrc, modelSrc []byte, what string, err error) {
+// Sources returns the Go source of the table and the files of the model
+// to build with (nil: the committed one) and a phrase saying what they
+// are. The table is db's (if db is not ""), table's (the file, if not
+// ""), or the committed one; the model is the file model's if given
+// (ReadModel), else db's if it has one, else the committed one.
+func Sources(ctx context.Context, db, table, model string) (tableSrc []byte, modelFiles *enginebuild.Model, what string, err error) {
 	switch {
 	case db != "":
 		src, prov, err := tablegen.FromDB(ctx, db)
@@ -37,25 +40,25 @@ func Sources(ctx context.Context, db, table, model string) (tableSrc, modelSrc [
 	}
 	switch {
 	case model != "":
-		if modelSrc, err = readChecked(model, enginebuild.CheckModelSource); err != nil {
+		if modelFiles, err = ReadModel(model); err != nil {
 			return nil, nil, "", err
 		}
 		what += " and the move model in " + model
 	case db != "":
-		src, md, err := modelrun.Source(ctx, "build-engine", db)
+		src, bin, md, err := modelrun.Source(ctx, "build-engine", db)
 		if err != nil {
 			return nil, nil, "", err
 		}
 		if md == nil {
 			what += " and the committed move model (" + db + " has none: rpshogi model fit --db " + db + " fits one)"
 		} else {
-			modelSrc = src
+			modelFiles = &enginebuild.Model{Source: src, Bin: bin}
 			what += fmt.Sprintf(" and its move model (%d games, %s)", md.Games, md.Digest)
 		}
 	default:
 		what += " and the committed move model"
 	}
-	return tableSrc, modelSrc, what, nil
+	return tableSrc, modelFiles, what, nil
 }
 
 // readChecked reads the file at path and checks it with check.
@@ -68,4 +71,43 @@ func readChecked(path string, check func(string, []byte) error) ([]byte, error) 
 		return nil, err
 	}
 	return src, nil
+}
+
+// ReadModel reads the model files written by "rpshogi model gen" or the
+// pipeline: path is the Go file (model_gen.go), with the binary file
+// beside it (movemodel.BinPath: model.bin), or the binary file itself
+// (NAME.bin), whose Go file is generated again from it. The binary file
+// must be sound and the Go file the one written with it, or the error
+// says which file is wrong.
+func ReadModel(path string) (*enginebuild.Model, error) {
+	goPath, binPath := path, movemodel.BinPath(path)
+	if filepath.Ext(path) == ".bin" {
+		goPath, binPath = "", path
+	}
+	bin, err := os.ReadFile(binPath)
+	if err != nil {
+		if goPath != "" {
+			return nil, fmt.Errorf("build-engine: the model %s embeds a binary file, and %w (write both with rpshogi model gen)", goPath, err)
+		}
+		return nil, fmt.Errorf("build-engine: %w", err)
+	}
+	md, err := movemodel.Decode(bin)
+	if err != nil {
+		return nil, fmt.Errorf("build-engine: %s: %w", binPath, err)
+	}
+	want, err := movemodel.Generate(md)
+	if err != nil {
+		return nil, err
+	}
+	if goPath == "" {
+		return &enginebuild.Model{Source: want, Bin: bin}, nil
+	}
+	src, err := readChecked(goPath, enginebuild.CheckModelSource)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(src, want) {
+		return nil, fmt.Errorf("build-engine: %s is not the Go file of the model in %s (%s): they were not written together (write both with rpshogi model gen)", goPath, binPath, md.Digest)
+	}
+	return &enginebuild.Model{Source: src, Bin: bin}, nil
 }

@@ -2,9 +2,9 @@
 // a probability table and a move model other than the committed ones,
 // without touching the source tree: "go build -overlay" puts the
 // generated files in place of tables/probabilities_gen.go and
-// tables/model_gen.go. It needs the Go toolchain and the rpshogi source
-// (Tools, SourceRoot): a checkout, or for an installed CLI the module
-// cache's copy of its version.
+// tables/model_gen.go with tables/model.bin. It needs the Go toolchain
+// and the rpshogi source (Tools, SourceRoot): a checkout, or for an
+// installed CLI the module cache's copy of its version.
 package enginebuild
 
 import (
@@ -28,10 +28,10 @@ func CheckTableSource(name string, src []byte) error {
 	return checkGenerated(name, src, "rpshogi tables")
 }
 
-// CheckModelSource checks that src looks like a model written by "rpshogi
-// model gen" (or the pipeline): Go source of package tables with the
-// generated-code header. (Whether its feature count fits this program is
-// checked by the compiler: the weights are an array sized by it.)
+// CheckModelSource checks that src looks like a model's Go file written by
+// "rpshogi model gen" (or the pipeline): Go source of package tables with
+// the generated-code header. (The binary file it embeds is checked when
+// the engine starts: tables/modelbin.)
 func CheckModelSource(name string, src []byte) error {
 	return checkGenerated(name, src, "rpshogi model gen")
 }
@@ -97,14 +97,21 @@ func Tools() (goBin, root string, err error) {
 const (
 	TableFile = "probabilities_gen.go"
 	ModelFile = "model_gen.go"
+	ModelBin  = "model.bin" // embedded by ModelFile
 	EvalFile  = "eval_gen.go"
 )
 
+// Model is a move model as package tables holds it: the Go file
+// (ModelFile) and the binary file it embeds (ModelBin).
+type Model struct {
+	Source, Bin []byte
+}
+
 // Build compiles cmd/rpshogi-engine into out, with table as
-// tables/probabilities_gen.go and model as tables/model_gen.go when they
-// are not nil, and eval[0] as tables/eval_gen.go (the learned evaluation)
+// tables/probabilities_gen.go and model as tables/model_gen.go and
+// tables/model.bin when they are not nil, and eval[0] as tables/eval_gen.go (the learned evaluation)
 // when given and not nil.
-func Build(ctx context.Context, table, model []byte, out string, eval ...[]byte) error {
+func Build(ctx context.Context, table []byte, model *Model, out string, eval ...[]byte) error {
 	goBin, root, err := Tools()
 	if err != nil {
 		return err
@@ -119,7 +126,7 @@ func Build(ctx context.Context, table, model []byte, out string, eval ...[]byte)
 		files[TableFile] = table
 	}
 	if model != nil {
-		files[ModelFile] = model
+		files[ModelFile], files[ModelBin] = model.Source, model.Bin
 	}
 	if len(eval) > 0 && eval[0] != nil {
 		files[EvalFile] = eval[0]

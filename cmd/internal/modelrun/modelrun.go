@@ -1,8 +1,8 @@
 // Package modelrun runs the steps of "rpshogi model" on a training
 // database: fitting the learned move model on its games and storing it
 // (Fit, and PipelineStep with the command's defaults), reading its model
-// when it has one (ReadIfAny, Source), writing a model as Go source for
-// the engine (WriteGo, Gen) and the per-position scores of "model eval
+// when it has one (ReadIfAny, Source), writing a model for the engine as
+// a Go file and the binary file it embeds (WriteGo, Gen) and the per-position scores of "model eval
 // --positions" (WritePositionScores). The model itself is
 // train/movemodel's.
 package modelrun
@@ -92,24 +92,35 @@ func ReadIfAny(ctx context.Context, db *sql.DB) (*movemodel.Model, error) {
 	return movemodel.Read(ctx, db)
 }
 
-// Source returns the move model of the training database at path as Go
-// source (tables/model_gen.go), with the model; nil, nil when the database
-// has none. Errors are those of the command step.
-func Source(ctx context.Context, step, path string) ([]byte, *movemodel.Model, error) {
+// Source returns the move model of the training database at path as
+// package tables holds it (model_gen.go and model.bin: Generate and
+// Encode), with the model; nil, nil, nil when the database has none.
+// Errors are those of the command step.
+func Source(ctx context.Context, step, path string) (src, bin []byte, md *movemodel.Model, err error) {
 	db, err := dbopen.ReadOnly(step, path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer db.Close()
-	md, err := ReadIfAny(ctx, db)
+	md, err = ReadIfAny(ctx, db)
 	if err != nil || md == nil {
+		return nil, nil, nil, err
+	}
+	if src, bin, err = Files(md); err != nil {
+		return nil, nil, nil, err
+	}
+	return src, bin, md, nil
+}
+
+// Files returns md's Go file (model_gen.go) and binary file (model.bin).
+func Files(md *movemodel.Model) (src, bin []byte, err error) {
+	if bin, err = movemodel.Encode(md); err != nil {
 		return nil, nil, err
 	}
-	src, err := movemodel.Generate(md)
-	if err != nil {
+	if src, err = movemodel.Generate(md); err != nil {
 		return nil, nil, err
 	}
-	return src, md, nil
+	return src, bin, nil
 }
 
 // Desc describes the options of a fit in model_runs: the flags of
@@ -121,8 +132,8 @@ func Desc(iterations int, l2 float64, weights, without []string, maxGames int) s
 
 // PipelineStep is the pipeline's model step: it fits the move model on
 // the games of the training database db with the defaults of "model fit"
-// and, unless out is "", writes it as Go source to out, printing what it
-// does to w.
+// and, unless out is "", writes it to the Go file out and the binary file
+// beside it (WriteGo), printing what it does to w.
 func PipelineStep(ctx context.Context, w io.Writer, db, out string) error {
 	return Fit(ctx, FitOptions{DB: db, Out: out, Fit: movemodel.FitOptions{L2: DefaultL2, Iterations: DefaultIterations},
 		Data: movemodel.DataOptions{MaxPositions: DefaultMaxPositions},
@@ -132,7 +143,7 @@ func PipelineStep(ctx context.Context, w io.Writer, db, out string) error {
 // FitOptions configures Fit.
 type FitOptions struct {
 	DB    string // the training database (written: the model is stored in it)
-	Out   string // if not "", also write the model as Go source to this file
+	Out   string // if not "", also write the model to this Go file and the binary file beside it (WriteGo)
 	Arrow string // if not "", also write the training examples into this folder
 	// Spill is the folder of the examples file, which has no name while
 	// the fit runs ("": the database's folder; see movemodel.DataOptions).
@@ -228,22 +239,31 @@ func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 	return nil
 }
 
-// WriteGo writes md as Go source to the file out (whole or not at all)
-// and says so on w.
+// WriteGo writes md as package tables holds it: the Go file out
+// (model_gen.go) and, beside it, the binary file it embeds
+// (movemodel.BinPath: model.bin), each whole or not at all, the binary
+// file first; and says so on w. (Killed between the two, the Go file
+// names another model than the binary file holds: package tables
+// refuses that pair at startup, and build-engine --model refuses it.)
 func WriteGo(md *movemodel.Model, out string, w io.Writer) error {
-	src, err := movemodel.Generate(md)
+	src, bin, err := Files(md)
 	if err != nil {
 		return err
+	}
+	binPath := movemodel.BinPath(out)
+	if err := atomicfile.Write(binPath, bin); err != nil {
+		return fmt.Errorf("model: %w", err)
 	}
 	if err := atomicfile.Write(out, src); err != nil {
 		return fmt.Errorf("model: %w", err)
 	}
-	fmt.Fprintf(w, "wrote %s\n", out)
+	fmt.Fprintf(w, "wrote %s and %s\n", out, binPath)
 	return nil
 }
 
-// Gen writes the move model of the training database at path as Go
-// source to the file out ("model gen"), and says so on w.
+// Gen writes the move model of the training database at path to the Go
+// file out and the binary file beside it ("model gen": WriteGo), and
+// says so on w.
 func Gen(ctx context.Context, path, out string, w io.Writer) error {
 	db, err := train.OpenReadOnly(path)
 	if err != nil {

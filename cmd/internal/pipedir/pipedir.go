@@ -23,16 +23,18 @@ import (
 
 // Files the pipeline leaves in its output folder.
 const (
-	DB     = "rpshogi.sqlite"
-	Arrow  = "arrow"
-	Table  = "probabilities_gen.go"
-	Model  = "model_gen.go"
-	Eval   = "eval_gen.go"
-	Engine = "rpshogi-engine"
-	Data   = "data"
-	Source = "pipeline.json"
-	GoMod  = "go.mod"
-	Report = "report"
+	DB    = "rpshogi.sqlite"
+	Arrow = "arrow"
+	Table = "probabilities_gen.go"
+	Model = "model_gen.go"
+	// ModelBin is the binary file Model embeds (the weights and the book).
+	ModelBin = "model.bin"
+	Eval     = "eval_gen.go"
+	Engine   = "rpshogi-engine"
+	Data     = "data"
+	Source   = "pipeline.json"
+	GoMod    = "go.mod"
+	Report   = "report"
 )
 
 // Source kinds of a pipeline run, recorded in DIR/pipeline.json.
@@ -47,8 +49,9 @@ const Steps = 4
 // GoModText is the go.mod the pipeline writes in its folder: a folder
 // with its own go.mod is a module of its own, which the go command leaves
 // out of "./..." in the module around it, so that the generated
-// probabilities_gen.go (package tables) is never compiled as a package of
-// the repository (go build, vet and test ./... keep working).
+// probabilities_gen.go and model_gen.go (package tables; model_gen.go
+// embeds model.bin) are never compiled as a package of the repository
+// (go build, vet and test ./... keep working).
 const GoModText = `// Written by "rpshogi pipeline". This folder holds generated files, not a
 // package to build: as a module of its own, it is left out of "go build
 // ./...", "go vet ./..." and "go test ./..." of the module around it.

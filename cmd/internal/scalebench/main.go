@@ -68,7 +68,7 @@ var steps = []step{
 	{name: "tables", outputs: []string{"probabilities_gen.go"}, args: func(c *config, d string) []string {
 		return []string{"tables", "--db", filepath.Join(d, dbFile), "-o", filepath.Join(d, "probabilities_gen.go")}
 	}},
-	{name: "model fit", outputs: []string{"model_gen.go"}, db: true, args: func(c *config, d string) []string {
+	{name: "model fit", outputs: []string{"model_gen.go", "model.bin"}, db: true, args: func(c *config, d string) []string {
 		return []string{"model", "fit", "--db", filepath.Join(d, dbFile), "--out", filepath.Join(d, "model_gen.go")}
 	}},
 	{name: "evalfit", outputs: []string{"eval_gen.go"}, db: true, args: func(c *config, d string) []string {
