@@ -184,6 +184,10 @@ func TestThreatOptionsUSI(t *testing.T) {
 // scores the silver as still Black's; with the threat stacks the threat
 // is still on the stacks at the nominal depth and the loss is counted.
 // (Fairy-Stockfish, depth 12: -317, its line giving up the silver.)
+// The threat quiescence search at the leaf is what counts the loss here:
+// the test passes with horizon detection off too (issue 33), and the
+// detection (§3.4) has tests of its own in threatrules_test.go
+// (TestThreatHorizonFlag, TestThreatHorizonLeaf, TestThreatHorizonSearch).
 func TestThreatHorizonSpiteCheck(t *testing.T) {
 	const sfen = "6k1S/7pg/9/9/9/9/9/9/4K4 b 2P 1"
 	for _, mode := range []Mode{ModeDepth, ModeRealization} {

@@ -21,6 +21,7 @@ type nextMoveOptions struct {
 	Settings  string
 	Hash      int
 	MaxTime   time.Duration
+	Mate      bool
 	JSON      bool
 	Verbose   bool
 	Flags     recordFlags
@@ -55,7 +56,10 @@ The default is the paper's rows: ` + nextmove.DefaultSettings + `.
 
 The engine runs in this process (the table compiled into this binary),
 one position at a time, with a cleared transposition table for each
-position, and no time limit unless --max-time is given.`,
+position, and no time limit unless --max-time is given. The engine's
+mate searches (the root's df-pn, RootMateNodes; the interior df-pn,
+NodeMateNodes; the interior quick test, NodeMatePlies) run with their
+defaults; --mate=false switches all three off.`,
 		Example: `  rpshogi nextmove ~/kifu/pro --positions 48
   rpshogi nextmove games.zip --settings rp:5,rp:7,depth:5 --ply-from 60 --ply-to 120 --json`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -101,6 +105,7 @@ position, and no time limit unless --max-time is given.`,
 	f.StringVar(&opts.Settings, "settings", nextmove.DefaultSettings, "engine settings to run: rp:N (threshold 2^-N) and depth:N, comma-separated")
 	f.IntVar(&opts.Hash, "hash", 64, "transposition table size in MB")
 	f.DurationVar(&opts.MaxTime, "max-time", 0, "stop a search after this long (0: no limit, as in the paper)")
+	f.BoolVar(&opts.Mate, "mate", true, "run the engine's mate searches (root and interior df-pn, quick test); false: none")
 	f.BoolVar(&opts.JSON, "json", false, "print the results as JSON on standard output")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "list every position with the move of each setting")
 	return cmd
@@ -115,9 +120,13 @@ func runNextMove(ctx context.Context, opts *nextMoveOptions) error {
 	if len(positions) == 0 {
 		return fmt.Errorf("no position: %d games read, none with a position after %d to %d moves", rep.Accepted, opts.PlyFrom, opts.PlyTo)
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "%d positions after %d to %d moves, from %d games\n", len(positions), opts.PlyFrom, opts.PlyTo, rep.Accepted)
+	mates := "on"
+	if !opts.Mate {
+		mates = "off"
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "%d positions after %d to %d moves, from %d games; mate searches %s\n", len(positions), opts.PlyFrom, opts.PlyTo, rep.Accepted, mates)
 	rows, err := nextmove.Run(ctx, positions, nextmove.Config{Settings: opts.Parsed, HashMB: opts.Hash, MaxTime: opts.MaxTime,
-		OnRow: func(row *nextmove.Row) {
+		NoMate: !opts.Mate, OnRow: func(row *nextmove.Row) {
 			fmt.Fprintf(opts.IO.ErrOut, "%s: %d/%d correct in %.1fs (cpu %.1fs)\n", row.Setting, row.Correct, row.Total, row.Elapsed.Seconds(), row.CPU.Seconds())
 		}})
 	if err != nil {

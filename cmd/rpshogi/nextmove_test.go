@@ -27,16 +27,16 @@ func TestNextMoveFlags(t *testing.T) {
 			want := []nextmove.Setting{{Mode: engine.ModeRealization, N: 5}, {Mode: engine.ModeRealization, N: 7}, {Mode: engine.ModeRealization, N: 9},
 				{Mode: engine.ModeRealization, N: 11}, {Mode: engine.ModeDepth, N: 5}, {Mode: engine.ModeDepth, N: 6}, {Mode: engine.ModeDepth, N: 7}}
 			if !reflect.DeepEqual(o.Parsed, want) || o.Positions != 48 || o.PlyFrom != 30 || o.PlyTo != 150 || o.PerGame != 1 ||
-				o.Hash != 64 || o.MaxTime != 0 || o.JSON || o.Verbose || !reflect.DeepEqual(o.Paths, []string{"a"}) {
+				o.Hash != 64 || o.MaxTime != 0 || !o.Mate || o.JSON || o.Verbose || !reflect.DeepEqual(o.Paths, []string{"a"}) {
 				t.Errorf("options %+v", o)
 			}
 		}, ""},
 		{"everything", []string{"a", "b.zip", "--positions", "10", "--ply-from", "40", "--ply-to", "80", "--per-game", "2",
-			"--seed", "3", "--settings", "depth:5, realization:9,rp:9", "--hash", "16", "--max-time", "2s", "--json", "-v", "--min-plies", "50"},
+			"--seed", "3", "--settings", "depth:5, realization:9,rp:9", "--hash", "16", "--max-time", "2s", "--mate=false", "--json", "-v", "--min-plies", "50"},
 			func(t *testing.T, o *nextMoveOptions) {
 				want := []nextmove.Setting{{Mode: engine.ModeDepth, N: 5}, {Mode: engine.ModeRealization, N: 9}}
 				if !reflect.DeepEqual(o.Parsed, want) || o.Positions != 10 || o.PlyFrom != 40 || o.PlyTo != 80 || o.PerGame != 2 ||
-					o.Seed != 3 || o.Hash != 16 || o.MaxTime.Seconds() != 2 || !o.JSON || !o.Verbose || o.Ingest.Filter.MinPlies != 50 {
+					o.Seed != 3 || o.Hash != 16 || o.MaxTime.Seconds() != 2 || o.Mate || !o.JSON || !o.Verbose || o.Ingest.Filter.MinPlies != 50 {
 					t.Errorf("options %+v", o)
 				}
 			}, ""},
@@ -161,7 +161,7 @@ func TestNextMoveRun(t *testing.T) {
 			t.Errorf("%s: %d correct (%.1f%%), the moves say %d", s.Setting, s.Correct, s.Percent, correct)
 		}
 	}
-	if !strings.Contains(errOut, "3 positions after 10 to 20 moves, from 5 games") {
+	if !strings.Contains(errOut, "3 positions after 10 to 20 moves, from 5 games; mate searches on") {
 		t.Errorf("standard error: %s", errOut)
 	}
 

@@ -148,13 +148,20 @@ type Config struct {
 	MaxTime time.Duration
 	// Coster prices moves (nil: engine.DefaultConfig's).
 	Coster engine.Coster
+	// NoMate switches the engine's mate searches off: the root's df-pn
+	// (RootMateNodes), the interior df-pn (NodeMateNodes) and the
+	// interior quick test (NodeMatePlies) all 0. By default they run with
+	// the engine's defaults, as a USI engine runs them.
+	NoMate bool
 	// OnRow, if not nil, is called with each setting's row when done.
 	OnRow func(*Row)
 }
 
 // Row is the result of one setting.
 type Row struct {
-	Setting   string  `json:"setting"`
+	Setting string `json:"setting"`
+	// Mate says whether the mate searches ran (Config.NoMate).
+	Mate      bool    `json:"mate"`
 	Mode      string  `json:"mode"`
 	Label     string  `json:"label"`
 	MaxBudget int     `json:"max_budget"`
@@ -185,11 +192,14 @@ func Run(ctx context.Context, positions []Position, cfg Config) ([]*Row, error) 
 		coster = engine.DefaultConfig().Coster
 	}
 	s := engine.NewSearcher(cfg.HashMB, coster)
+	if cfg.NoMate {
+		s.RootMateNodes, s.NodeMateNodes, s.NodeMatePlies = 0, 0, 0
+	}
 	stop := context.AfterFunc(ctx, s.Stop)
 	defer stop()
 	var rows []*Row
 	for _, st := range cfg.Settings {
-		row := &Row{Setting: st.String(), Mode: st.Mode.String(), Label: st.Label(),
+		row := &Row{Setting: st.String(), Mate: !cfg.NoMate, Mode: st.Mode.String(), Label: st.Label(),
 			MaxBudget: st.Limits().MaxBudget, Total: len(positions), Moves: []string{}}
 		s.Mode = st.Mode
 		for i := range positions {
