@@ -1,4 +1,4 @@
-package craexp
+package craeval
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the shar
 // them: check that it is meant, re-record with -update and update the
 // docs' figures.
 //
-//	go test ./cmd/internal/lab/craexp -run TablesGolden -update
+//	go test ./cmd/internal/craeval -run TablesGolden -update
 func TestTablesGolden(t *testing.T) {
 	dir := kifutest.SharedDir(t)
 	var paths []string
@@ -37,14 +37,10 @@ func TestTablesGolden(t *testing.T) {
 			paths = append(paths, filepath.Join(dir, r.Path))
 		}
 	}
-	costs, desc, err := Costs(context.Background(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := Compiled()
 	for _, subset := range []string{"all", "odd", "even"} {
 		t.Run(subset, func(t *testing.T) {
-			tb, _, err := Run(context.Background(), paths, ingest.Options{}, costs,
-				RunOptions{Subset: subset, Probability: desc, Classes: true})
+			tb, _, err := Run(context.Background(), paths, ingest.Options{}, src, RunOptions{Subset: subset, Classes: true})
 			if err != nil {
 				t.Fatal(err)
 			}
