@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/threat"
 	"github.com/rpshogi/rpshogi/kifu"
 )
@@ -26,11 +27,11 @@ const watanabeKoyama49 = "lr5nl/3g1kg2/2n1pp1p1/p1ppBsp1p/1p2s1PP1/P1PP1P2P/1PSS
 // Black to move, two pawns in hand.
 const spiteCheck = "6k1S/7pg/9/9/9/9/9/9/4K4 b 2P 1"
 
-// ruleSearcher returns a searcher of ThreatFull (opts) standing at ply 1
+// ruleSearcher returns a searcher of threatFull (opts) standing at ply 1
 // of a search whose position is sfen: the stacks hold sfen's threats at
 // ply 1 (and at the root), no horizon flag is on, and one move of the
 // node has been searched (the rules never prune a node's first move).
-func ruleSearcher(t *testing.T, sfen string, opts ThreatOptions) *Searcher {
+func ruleSearcher(t *testing.T, sfen string, opts threatOptions) *Searcher {
 	t.Helper()
 	pos, err := kifu.ParseSFEN(sfen)
 	if err != nil {
@@ -101,7 +102,7 @@ func mustMove(t *testing.T, sfen, usi string) kifu.Move {
 // searched so far are all mated, and (by default) a checking sacrifice
 // are searched.
 func TestThreatRuleSacrifices(t *testing.T) {
-	full := DefaultThreatOptions(ThreatFull)
+	full := defaultThreatOptions(threatFull)
 	noRule := full
 	noRule.PruneSacrifices = false
 	checks := full
@@ -109,7 +110,7 @@ func TestThreatRuleSacrifices(t *testing.T) {
 	tests := []struct {
 		name     string
 		sfen     string
-		opts     ThreatOptions
+		opts     threatOptions
 		move     string
 		budget   int
 		cost     int32
@@ -128,7 +129,7 @@ func TestThreatRuleSacrifices(t *testing.T) {
 		{"no sacrifice", watanabeKoyama49, full, "1a1b", 100, 100, "", false, 0, false},
 		{"the table's move", watanabeKoyama49, full, "5e5f", 100, 100, "5e5f", false, 0, false},
 		{"the first move", watanabeKoyama49, full, "5e5f", 100, 100, "", true, 0, false},
-		{"every move so far mated", watanabeKoyama49, full, "5e5f", 100, 100, "", false, -MateInMaxPly, false},
+		{"every move so far mated", watanabeKoyama49, full, "5e5f", 100, 100, "", false, -eval.MateInMaxPly, false},
 		{"rule off", watanabeKoyama49, noRule, "5e5f", 100, 100, "", false, 0, false},
 		// P*3b checks and the king takes the pawn (SEE -2); P*4b does
 		// not check, and the king takes it too (SEE -2).
@@ -164,14 +165,14 @@ func TestThreatRuleSacrifices(t *testing.T) {
 // margin of 3 moves the edge to 2 plies. Not at the root, not in check,
 // not with the rule off.
 func TestThreatRuleCount(t *testing.T) {
-	full := DefaultThreatOptions(ThreatFull)
+	full := defaultThreatOptions(threatFull)
 	margin3 := full
 	margin3.PruneMargin = 3
 	noRule := full
 	noRule.PruneCount = false
 	tests := []struct {
 		name     string
-		opts     ThreatOptions
+		opts     threatOptions
 		ply      int
 		budget   int
 		inCheck  bool
@@ -197,12 +198,12 @@ func TestThreatRuleCount(t *testing.T) {
 			if tt.ply == 0 {
 				s.ts.stacks.Reset()
 			}
-			want := s.threatQS(tt.ply, -InfiniteValue, InfiniteValue, 0)
-			s.ts.stats = ThreatStats{}
+			want := s.threatQS(tt.ply, -eval.InfiniteValue, eval.InfiniteValue, 0)
+			s.ts.stats = threatCounts{}
 			if tt.ply == 0 {
 				s.ts.stacks.Reset()
 			}
-			v, leaf := s.threatNode(tt.ply, tt.budget, -InfiniteValue, InfiniteValue, tt.inCheck)
+			v, leaf := s.threatNode(tt.ply, tt.budget, -eval.InfiniteValue, eval.InfiniteValue, tt.inCheck)
 			if leaf != tt.wantLeaf {
 				t.Fatalf("budget %d: leaf %v, want %v", tt.budget, leaf, tt.wantLeaf)
 			}
@@ -221,13 +222,13 @@ func TestThreatRuleCount(t *testing.T) {
 // one of the opponent's, nor introduces a new threat is dropped (after
 // it is made, from the child's threats).
 func TestThreatRuleIdle(t *testing.T) {
-	full := DefaultThreatOptions(ThreatFull)
+	full := defaultThreatOptions(threatFull)
 	noRule := full
 	noRule.PruneIdle = false
 	tests := []struct {
 		name       string
 		sfen       string
-		opts       ThreatOptions
+		opts       threatOptions
 		move       string
 		tt         string
 		first      bool
@@ -251,7 +252,7 @@ func TestThreatRuleIdle(t *testing.T) {
 		{"introduces", watanabeKoyama49, full, "9d9e", "", false, 0, false},
 		{"the table's move", watanabeKoyama49, full, "1a1b", "1a1b", false, 0, false},
 		{"the first move", watanabeKoyama49, full, "1a1b", "", true, 0, false},
-		{"every move so far mated", watanabeKoyama49, full, "1a1b", "", false, -MateInMaxPly, false},
+		{"every move so far mated", watanabeKoyama49, full, "1a1b", "", false, -eval.MateInMaxPly, false},
 		{"rule off", watanabeKoyama49, noRule, "1a1b", "", false, 0, false},
 	}
 	for _, tt := range tests {
@@ -290,7 +291,7 @@ func TestThreatRuleIdle(t *testing.T) {
 // the child and carried down. In 渡辺-小山 @49 the threat is Black's
 // bishop taking the rook 8a (900).
 func TestThreatHorizonFlag(t *testing.T) {
-	full := DefaultThreatOptions(ThreatFull)
+	full := defaultThreatOptions(threatFull)
 	noHorizon := full
 	noHorizon.Horizon = false
 	pos, err := kifu.ParseSFEN(watanabeKoyama49)
@@ -307,7 +308,7 @@ func TestThreatHorizonFlag(t *testing.T) {
 	want := hflag{on: true, mover: kifu.White, id: rook.ID(), value: 900}
 	tests := []struct {
 		name string
-		opts ThreatOptions
+		opts threatOptions
 		move string
 		want hflag
 	}{
@@ -379,16 +380,16 @@ func TestThreatHorizonLeaf(t *testing.T) {
 	rook, _ := set.Strongest(kifu.Black)
 	flag := hflag{on: true, mover: kifu.White, id: rook.ID(), value: rook.Value}
 
-	full := DefaultThreatOptions(ThreatFull)
+	full := defaultThreatOptions(threatFull)
 	half := full
 	half.HorizonScale = 50
 	noHorizon := full
 	noHorizon.Horizon = false
-	qsOnly := DefaultThreatOptions(ThreatQSearch)
+	qsOnly := defaultThreatOptions(threatQSearch)
 	tests := []struct {
 		name  string
 		leaf  string // the leaf's moves from the position
-		opts  ThreatOptions
+		opts  threatOptions
 		flag  hflag
 		bonus Value // the leaf's score minus its evaluation (side to move); -1: the threat quiescence search
 	}{
@@ -409,16 +410,16 @@ func TestThreatHorizonLeaf(t *testing.T) {
 			const ply = 3
 			s.ts.stacks.Reset()
 			s.ts.hflag[ply] = tt.flag
-			eval := s.evaluate()
-			qs := s.threatQS(ply, -InfiniteValue, InfiniteValue, 0)
-			s.ts.stats = ThreatStats{}
-			got := s.threatLeaf(ply, -InfiniteValue, InfiniteValue)
+			static := s.evaluate()
+			qs := s.threatQS(ply, -eval.InfiniteValue, eval.InfiniteValue, 0)
+			s.ts.stats = threatCounts{}
+			got := s.threatLeaf(ply, -eval.InfiniteValue, eval.InfiniteValue)
 			want := qs
 			if tt.bonus != -1 {
-				want = eval + tt.bonus
+				want = static + tt.bonus
 			}
 			if got != want {
-				t.Errorf("leaf %d, want %d (evaluation %d, threat quiescence %d)", got, want, eval, qs)
+				t.Errorf("leaf %d, want %d (evaluation %d, threat quiescence %d)", got, want, static, qs)
 			}
 			if wantScored := map[bool]uint64{true: 1}[tt.bonus != -1]; s.ts.stats.HorizonScored != wantScored {
 				t.Errorf("HorizonScored %d, want %d", s.ts.stats.HorizonScored, wantScored)
@@ -439,7 +440,7 @@ func TestThreatHorizonLeaf(t *testing.T) {
 // its scoring does.
 func TestThreatHorizonSearch(t *testing.T) {
 	var score [2]Value
-	var stats [2]ThreatStats
+	var stats [2]threatCounts
 	for i, on := range []bool{true, false} {
 		pos, err := kifu.ParseSFEN(recaptureChainSFEN)
 		if err != nil {
@@ -447,13 +448,13 @@ func TestThreatHorizonSearch(t *testing.T) {
 		}
 		s := newTestSearcher()
 		s.Mode = ModeDepth
-		s.Threats = DefaultThreatOptions(ThreatFull)
+		s.Threats = defaultThreatOptions(threatFull)
 		s.Threats.Horizon = on
 		res := s.Search(pos, Limits{MaxBudget: 200, Nodes: 300000}, nil)
 		if res.Move.USI() != "7d7c+" {
 			t.Errorf("horizon %v: move %s, want 7d7c+", on, res.Move.USI())
 		}
-		score[i], stats[i] = res.Score, s.ThreatStats()
+		score[i], stats[i] = res.Score, s.ts.stats
 	}
 	if score[0] != -158 || score[1] != -5 {
 		t.Errorf("scores %d (horizon detection) and %d (without), want -158 and -5", score[0], score[1])
