@@ -327,3 +327,10 @@ func CreateTemp(dir, name string) (*os.File, error) {
 func RemoveStaleTemps(dir string, names ...string) error {
 	return removeStaleTemps(dir, names...)
 }
+
+// TryLock takes an exclusive advisory lock on f without waiting: false
+// if another open file holds it. The lock lasts until f is closed or its
+// process dies, which is how a temporary file or folder of a live run is
+// told from a killed run's (where locks are not supported it always
+// succeeds).
+func TryLock(f *os.File) (bool, error) { return tryLock(f) }

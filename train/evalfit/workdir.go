@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/rpshogi/rpshogi/train"
 )
 
 // A fit keeps its examples in a folder of its own beside the training
@@ -52,7 +54,7 @@ func RemoveStale(dir, base string) (int, error) {
 			// one whose lock was removed; leave it.
 			continue
 		}
-		ok, err := tryLock(f)
+		ok, err := train.TryLock(f)
 		if err == nil && ok {
 			if err := os.RemoveAll(m); err == nil {
 				n++
@@ -88,7 +90,7 @@ func openWorkDir(db, dir string) (*workDir, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if ok, err := tryLock(lock); err != nil || !ok {
+	if ok, err := train.TryLock(lock); err != nil || !ok {
 		lock.Close()
 		return fail(fmt.Errorf("locking %s: %v", lock.Name(), err))
 	}
