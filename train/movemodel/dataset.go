@@ -500,18 +500,49 @@ func countBook(ctx context.Context, games Games, opts *DataOptions, books bool) 
 	fb := &bookCounter{spill: opts.Spill}
 	defer pb.close()
 	defer fb.close()
-	var fc fm.FormationCounts
-	var offered int64
-	var addErr error
-	visit := func(k uint64, n uint32) {
-		if addErr == nil {
-			addErr = fb.add(bookEntry{key: k, count: n, games: 1})
-		}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	move := func(k uint64, m kifu.Move16, n uint32) {
-		if addErr == nil {
-			addErr = fb.add(bookEntry{key: k, move: m, count: n})
+	// The games are replayed in parallel, batch by batch, each into its
+	// own entries; the entries are counted in the games' order (the
+	// counts are integers: the books do not depend on the order anyway).
+	type gameBooks struct{ pos, form []bookEntry }
+	var offered int64
+	pending := make([]*Game, 0, batch)
+	parts := make([]*gameBooks, batch)
+	flush := func() error {
+		err := train.ParallelRange(ctx, 0, len(pending), workers, parts, func(i int) (*gameBooks, error) {
+			gb := &gameBooks{}
+			var fc fm.FormationCounts
+			if err := countGame(pending[i], &gb.pos, &fc); err != nil {
+				return nil, err
+			}
+			fc.Each(func(k uint64, n uint32) {
+				gb.form = append(gb.form, bookEntry{key: k, count: n, games: 1})
+			}, func(k uint64, m kifu.Move16, n uint32) {
+				gb.form = append(gb.form, bookEntry{key: k, move: m, count: n})
+			})
+			return gb, nil
+		})
+		if err != nil {
+			return err
 		}
+		for i, gb := range parts[:len(pending)] {
+			for _, e := range gb.pos {
+				if err := pb.add(e); err != nil {
+					return err
+				}
+			}
+			for _, e := range gb.form {
+				if err := fb.add(e); err != nil {
+					return err
+				}
+			}
+			parts[i] = nil
+		}
+		pending = pending[:0]
+		return nil
 	}
 	err := games(ctx, func(g *Game) error {
 		if opts.weightOf(g.Source) == 0 {
@@ -523,16 +554,16 @@ func countBook(ctx context.Context, games Games, opts *DataOptions, books bool) 
 		if !books {
 			return nil
 		}
-		if err := ctx.Err(); err != nil {
-			return err
+		c := *g
+		pending = append(pending, &c)
+		if len(pending) == batch {
+			return flush()
 		}
-		fc.Reset()
-		if err := countGame(g, pb, &fc); err != nil {
-			return err
-		}
-		fc.Each(visit, move)
-		return addErr
+		return nil
 	})
+	if err == nil && len(pending) > 0 {
+		err = flush()
+	}
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -555,9 +586,9 @@ func countBook(ctx context.Context, games Games, opts *DataOptions, books bool) 
 	return book, form, offered, nil
 }
 
-// countGame replays g, counting its opening moves into book (unless nil)
-// and its formations into fc.
-func countGame(g *Game, book *bookCounter, fc *fm.FormationCounts) error {
+// countGame replays g, appending the book entries of its opening moves to
+// book (unless nil) and counting its formations into fc.
+func countGame(g *Game, book *[]bookEntry, fc *fm.FormationCounts) error {
 	pos, err := kifu.ParseSFEN(g.StartSFEN)
 	if err != nil {
 		return fmt.Errorf("train: game %d: %w", g.ID, err)
@@ -572,12 +603,7 @@ func countGame(g *Game, book *bookCounter, fc *fm.FormationCounts) error {
 		}
 		if book != nil && fm.BookCounts(j) {
 			k := pos.Key()
-			if err := book.add(bookEntry{key: k, count: 1}); err != nil {
-				return err
-			}
-			if err := book.add(bookEntry{key: k, move: m.Move16(), count: 1}); err != nil {
-				return err
-			}
+			*book = append(*book, bookEntry{key: k, count: 1}, bookEntry{key: k, move: m.Move16(), count: 1})
 		}
 		fc.Add(pos, m)
 		pos.DoMove(m)
