@@ -68,7 +68,7 @@
 // position, and Scores turns the scores into Metrics: the mean
 // log-likelihood of the played moves and the top-1/3/5 accuracy, ties
 // given fractional credit. The counts' estimators and the comparison with
-// the paper's Table 1 are experiments: cmd/internal/lab/evaluate.
+// the paper's Table 1 are experiments: cmd/internal/heldout.
 //
 // train imports categorize, ingest and kifu, never engine.
 package train

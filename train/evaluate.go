@@ -138,7 +138,7 @@ func ExcludeKnown(ctx context.Context, q Queryer) (func(string) bool, error) {
 }
 
 // Scores accumulates Metrics over positions for an estimator (the
-// counts' estimators of cmd/internal/lab/evaluate, the learned move model
+// counts' estimators of cmd/internal/heldout, the learned move model
 // of train/movemodel), with the same definitions: tied moves get
 // fractional top-k credit.
 type Scores struct {

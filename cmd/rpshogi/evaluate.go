@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
+	"github.com/rpshogi/rpshogi/cmd/internal/heldout"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/spf13/cobra"
 )
@@ -94,18 +94,18 @@ func runEvaluate(ctx context.Context, opts *evaluateOptions) error {
 	defer db.Close()
 	iopts := opts.Ingest
 	iopts.Stdin = cancelableReader(ctx, opts.IO.In)
-	out, err := evaluate.HeldOut(ctx, db, opts.DB, evaluate.HeldOutOptions{Paths: opts.Paths, Ingest: iopts, IncludeTrained: opts.IncludeTrained})
+	out, err := heldout.HeldOut(ctx, db, opts.DB, heldout.HeldOutOptions{Paths: opts.Paths, Ingest: iopts, IncludeTrained: opts.IncludeTrained})
 	if err != nil {
 		return interrupted(ctx, err, "evaluate writes nothing")
 	}
 	ev, tally := out.Evaluation, out.Tally
 	if opts.JSON {
-		out.EngineDefault = evaluate.EngineDefault()
+		out.EngineDefault = heldout.EngineDefault()
 		if ev == nil {
-			out.Evaluation = &evaluate.Evaluation{}
+			out.Evaluation = &heldout.Evaluation{}
 		}
 		if opts.Paper {
-			if out.Paper, err = evaluate.ComparePaper(tally); err != nil {
+			if out.Paper, err = heldout.ComparePaper(tally); err != nil {
 				return err
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
+	"github.com/rpshogi/rpshogi/cmd/internal/heldout"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train/movemodel"
@@ -218,7 +218,7 @@ counted in the database are left out unless --include-trained.`,
 func runModelEval(ctx context.Context, opts *modelEvalOptions) error {
 	iopts := opts.Ingest
 	iopts.Stdin = opts.IO.In
-	out, err := evaluate.WithModel(ctx, opts.DB, opts.Paths, iopts, opts.IncludeTrained)
+	out, err := heldout.WithModel(ctx, opts.DB, opts.Paths, iopts, opts.IncludeTrained)
 	if err != nil {
 		return asStep("model eval", err)
 	}

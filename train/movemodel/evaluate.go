@@ -131,7 +131,7 @@ func evalGame(rec *kifu.Record, w []float32, book *fm.Book) (*gameEval, error) {
 
 // Evaluate measures how well the model md predicts the moves played in
 // the games read from paths, as the counts are measured (train.EvalGames
-// and train.Scores, as in cmd/internal/lab/evaluate: same positions, same
+// and train.Scores, as in cmd/internal/heldout: same positions, same
 // metrics; opts.Exclude leaves out the games trained on), with a
 // calibration table. The sums are taken in the
 // games' order, so the result does not depend on the number of workers.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/sample"
+	"github.com/rpshogi/rpshogi/cmd/internal/sample"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/craeval"
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
+	"github.com/rpshogi/rpshogi/cmd/internal/heldout"
 	"github.com/rpshogi/rpshogi/train"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -113,7 +113,7 @@ func paperRange(s string) (lo, hi float64, err error) {
 	return lo, hi, nil
 }
 
-func rowLabel(c *evaluate.Comparison) string {
+func rowLabel(c *heldout.Comparison) string {
 	return c.Category + " (" + c.Gain + ")"
 }
 
@@ -154,7 +154,7 @@ func horizontalBars(title, xlabel string, labels []string, names []string, serie
 
 // table1Plot is Table 1: the paper's probability (the middle of its
 // range) beside ours (pooled over the row's categories).
-func table1Plot(rows []evaluate.Comparison) (*plot.Plot, error) {
+func table1Plot(rows []heldout.Comparison) (*plot.Plot, error) {
 	var labels []string
 	var paper, ours plotter.Values
 	for i := range rows {
@@ -171,7 +171,7 @@ func table1Plot(rows []evaluate.Comparison) (*plot.Plot, error) {
 }
 
 // phasePlot is Table 1 by game phase.
-func phasePlot(phases [train.NumPhases][]evaluate.Comparison) (*plot.Plot, error) {
+func phasePlot(phases [train.NumPhases][]heldout.Comparison) (*plot.Plot, error) {
 	var labels []string
 	var names []string
 	series := make([]plotter.Values, len(phases))

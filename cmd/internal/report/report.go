@@ -16,7 +16,7 @@ import (
 	"path/filepath"
 
 	"github.com/rpshogi/rpshogi/cmd/internal/craeval"
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
+	"github.com/rpshogi/rpshogi/cmd/internal/heldout"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/movemodel"
@@ -50,15 +50,15 @@ type Data struct {
 	Games        int64
 	Total        train.Tally
 	CorpusDigest string
-	Paper        []evaluate.Comparison
-	Phases       [train.NumPhases][]evaluate.Comparison
+	Paper        []heldout.Comparison
+	Phases       [train.NumPhases][]heldout.Comparison
 	// Eval: the records measured, whether they are the training inputs,
 	// the estimators' metrics (nil if no record could be read), the
 	// model's (nil without a model), and the CRA tables.
 	EvalPaths []string
 	InSample  bool
 	EvalNote  string
-	Estimates *evaluate.Evaluation
+	Estimates *heldout.Evaluation
 	Model     *movemodel.Evaluation
 	// ModelName says which move model the page measures (the database's:
 	// the estimators' table and the CRA's model orderings).
@@ -115,7 +115,7 @@ func Build(ctx context.Context, opts Options) (*Data, error) {
 	if d.CorpusDigest, err = train.CorpusDigest(ctx, db); err != nil {
 		return nil, err
 	}
-	if d.Paper, err = evaluate.ComparePaper(t); err != nil {
+	if d.Paper, err = heldout.ComparePaper(t); err != nil {
 		return nil, err
 	}
 	phases, err := readPhases(ctx, db)
@@ -123,7 +123,7 @@ func Build(ctx context.Context, opts Options) (*Data, error) {
 		return nil, err
 	}
 	for i := range phases {
-		if d.Phases[i], err = evaluate.ComparePaper(&phases[i]); err != nil {
+		if d.Phases[i], err = heldout.ComparePaper(&phases[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -211,7 +211,7 @@ func (d *Data) evaluate(ctx context.Context, db *sql.DB, t *train.Tally, opts Op
 		}
 		eo.Exclude = ex
 	}
-	ev, err := evaluate.Evaluate(ctx, t, d.EvalPaths, eo)
+	ev, err := heldout.Evaluate(ctx, t, d.EvalPaths, eo)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,7 @@
 // same positions: for every position of the main lines it asks gpsusi
 // (apt-get install gpsshogi) "genmove_probability", which prints the
 // legal moves GPS considers with their cost -100·log2 p, and it scores
-// a move 2^(-cost/100), a legal move GPS does not list evaluate.Floor, then
+// a move 2^(-cost/100), a legal move GPS does not list heldout.Floor, then
 // normalises over the legal moves and reports top-1/3/5 and the
 // log-likelihood per position exactly as "rpshogi evaluate" does
 // (train.Scores). Each game's figures are also printed on stderr as it
@@ -25,7 +25,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/evaluate"
+	"github.com/rpshogi/rpshogi/cmd/internal/heldout"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train"
@@ -157,7 +157,7 @@ func run(path string, paths []string) error {
 			legal := pos.LegalMoves()
 			played := -1
 			for j, m := range legal {
-				scores[j] = evaluate.Floor
+				scores[j] = heldout.Floor
 				if c, ok := cs[m.USI()]; ok {
 					scores[j] = math.Exp2(-float64(c) / 100)
 				}

@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rpshogi/rpshogi/cmd/internal/lab/sample"
+	"github.com/rpshogi/rpshogi/cmd/internal/sample"
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/ingest"

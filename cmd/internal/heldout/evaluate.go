@@ -1,4 +1,4 @@
-// Package evaluate is the held-out evaluation of the transition
+// Package heldout is the held-out evaluation of the transition
 // probabilities (Tsuruoka, Yokoyama and Chikayama 2002, §3): the counts of
 // a training database score every legal move of games it was not trained
 // on, with three estimators (EstCategory, the paper's P_c; EstPerMove;
@@ -9,7 +9,7 @@
 //
 //	ev, err := evaluate.Evaluate(ctx, tally, paths, train.EvalOptions{Exclude: trained})
 //	fmt.Println(ev.Category.Top1, ev.Uniform.Top1)
-package evaluate
+package heldout
 
 import (
 	"context"
