@@ -113,15 +113,13 @@ func (b *bookCounter) close() {
 }
 
 // each calls f with the entries counted, merged and in order (by key,
-// then move), and releases the counter.
+// then move); it may be called again (close releases the counter).
 func (b *bookCounter) each(f func(bookEntry)) error {
-	defer b.close()
 	b.compact()
 	if b.f == nil {
 		for _, e := range b.buf {
 			f(e)
 		}
-		b.buf = nil
 		return nil
 	}
 	if err := b.w.Flush(); err != nil {
@@ -170,7 +168,6 @@ func (b *bookCounter) each(f func(bookEntry)) error {
 	if have {
 		f(cur)
 	}
-	b.buf = nil
 	return nil
 }
 
@@ -219,14 +216,23 @@ func (h *runHeap) Pop() any {
 // book returns the book of the keys that pass keep (given the key's own
 // entry: its count and games), with their moves that pass keepMove, in
 // fm.Book's layout: a key's own entry (move 0) first, then its moves, by
-// move; values saturate at 0xffff.
-func (b *bookCounter) book(keep func(own bookEntry) bool, keepMove func(bookEntry) bool) (*fm.Book, error) {
+// move; values saturate at 0xffff. If they are more than maxEntries
+// (> 0), only the keys of the largest weight (of their own entry) are
+// kept, the fewest weights left out that bring the book under
+// maxEntries: a book of a large collection keeps its most visited
+// positions, and its size does not grow with the collection.
+func (b *bookCounter) book(keep func(own bookEntry) bool, keepMove func(bookEntry) bool, weight func(own bookEntry) uint32,
+	maxEntries int) (*fm.Book, error) {
+	least, err := b.leastWeight(keep, keepMove, weight, maxEntries)
+	if err != nil {
+		return nil, err
+	}
 	bk := &fm.Book{}
 	kept := false
 	var last uint64
-	err := b.each(func(e bookEntry) {
+	err = b.each(func(e bookEntry) {
 		if e.move == 0 {
-			last, kept = e.key, keep(e)
+			last, kept = e.key, keep(e) && weight(e) >= least
 			if kept {
 				bk.Keys = append(bk.Keys, e.key)
 				bk.Vals = append(bk.Vals, min(e.count, 0xffff))
@@ -242,4 +248,49 @@ func (b *bookCounter) book(keep func(own bookEntry) bool, keepMove func(bookEntr
 		return nil, err
 	}
 	return bk, nil
+}
+
+// maxWeight bounds the weights leastWeight tells apart.
+const maxWeight = 1 << 16
+
+// leastWeight returns the least weight of the keys of a book of at most
+// maxEntries entries (0 when all fit, or maxEntries is 0): a first pass
+// over the entries, counting the book's entries by the weight of their
+// key.
+func (b *bookCounter) leastWeight(keep func(own bookEntry) bool, keepMove func(bookEntry) bool, weight func(own bookEntry) uint32,
+	maxEntries int) (uint32, error) {
+	if maxEntries <= 0 {
+		return 0, nil
+	}
+	hist := make([]int64, maxWeight+1)
+	kept := false
+	var last uint64
+	var w uint32
+	var total int64
+	err := b.each(func(e bookEntry) {
+		if e.move == 0 {
+			last, kept = e.key, keep(e)
+			if kept {
+				w = min(weight(e), maxWeight)
+				hist[w]++
+				total++
+			}
+			return
+		}
+		if kept && e.key == last && keepMove(e) {
+			hist[w]++
+			total++
+		}
+	})
+	if err != nil || total <= int64(maxEntries) {
+		return 0, err
+	}
+	n := int64(0)
+	for w := maxWeight; w >= 0; w-- {
+		if n+hist[w] > int64(maxEntries) {
+			return uint32(w + 1), nil
+		}
+		n += hist[w]
+	}
+	return 0, nil
 }

@@ -112,3 +112,67 @@ func TestSample(t *testing.T) {
 		t.Errorf("MaxPositions %d of %d offered: rate %v, want 0.25", full.Offered/4, full.Offered, r)
 	}
 }
+
+// TestBookCap: with more entries than MaxBookEntries, a book keeps the
+// most visited positions (formations: those of the most games) whole,
+// with all their moves, and the fewest left out that bring it under the
+// cap.
+func TestBookCap(t *testing.T) {
+	games, _ := proGames(t, 12)
+	ctx := context.Background()
+	full, fullForm, _, err := countBook(ctx, SliceGames(games), &DataOptions{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { MaxBookEntries = n }(MaxBookEntries)
+	MaxBookEntries = full.Len() / 3
+	book, form, _, err := countBook(ctx, SliceGames(games), &DataOptions{Spill: t.TempDir()}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name       string
+		got, whole *fm.Book
+	}{{"book", book, full}, {"formation book", form, fullForm}} {
+		if c.got.Len() > MaxBookEntries || c.got.Len() == 0 {
+			t.Fatalf("%s: %d entries for a cap of %d", c.name, c.got.Len(), MaxBookEntries)
+		}
+		// The keys kept are whole and those of the highest own counts.
+		kept := map[uint64]bool{}
+		for i, k := range c.got.Keys {
+			kept[k] = true
+			if i > 0 && (k < c.got.Keys[i-1] || k == c.got.Keys[i-1] && c.got.Vals[i] <= c.got.Vals[i-1]) {
+				t.Fatalf("%s: entries out of order at %d", c.name, i)
+			}
+		}
+		n := 0
+		for _, k := range c.whole.Keys {
+			if kept[k] {
+				n++
+			}
+		}
+		if n != c.got.Len() {
+			t.Errorf("%s: %d entries of the kept keys in the whole book, %d kept", c.name, n, c.got.Len())
+		}
+		t.Logf("%s: %d of %d entries kept (cap %d)", c.name, c.got.Len(), c.whole.Len(), MaxBookEntries)
+	}
+	// The position book's least count kept is above the greatest left out.
+	least, most := uint32(1<<31), uint32(0)
+	kept := map[uint64]bool{}
+	for _, k := range book.Keys {
+		kept[k] = true
+	}
+	for i, k := range full.Keys {
+		if full.Vals[i]>>16 != 0 {
+			continue // a move
+		}
+		if kept[k] {
+			least = min(least, full.Vals[i])
+		} else {
+			most = max(most, full.Vals[i])
+		}
+	}
+	if least <= most {
+		t.Errorf("the book keeps positions counted %d times and leaves out some counted %d", least, most)
+	}
+}

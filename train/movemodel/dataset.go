@@ -490,6 +490,13 @@ func (ds *Dataset) addChunk(games []Game, parts []*gameData, opts *DataOptions) 
 	return ds.store.add(c)
 }
 
+// MaxBookEntries bounds each of a model's books (a variable for the
+// tests): the positions reached in at least two games grow with the
+// collection (88,000 entries at 2,000 self-play games, 4.7 million at
+// 100,000), and the books are compiled into the engine. The shared
+// corpus's books (about 90,000 entries together) are far below it.
+var MaxBookEntries = 1 << 19
+
 // countBook counts the opening book of the games of non-zero weight (the
 // moves played from the positions fm.BookCounts accepts) and their
 // formation book, if books, and the positions those games offer. The
@@ -573,13 +580,17 @@ func countBook(ctx context.Context, games Games, opts *DataOptions, books bool) 
 	// The book keeps the positions counted at least twice, with all their
 	// moves; the formation book the keys of at least FormationMinGames
 	// games, with their moves played at least FormationMinCount times.
+	// Each keeps at most MaxBookEntries entries, its most visited
+	// positions (by visits) and formations (by games).
 	all := func(bookEntry) bool { return true }
-	book, err := pb.book(func(e bookEntry) bool { return e.count >= 2 }, all)
+	book, err := pb.book(func(e bookEntry) bool { return e.count >= 2 }, all,
+		func(e bookEntry) uint32 { return e.count }, MaxBookEntries)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	form, err := fb.book(func(e bookEntry) bool { return e.games >= fm.FormationMinGames },
-		func(e bookEntry) bool { return e.count >= fm.FormationMinCount })
+		func(e bookEntry) bool { return e.count >= fm.FormationMinCount },
+		func(e bookEntry) uint32 { return e.games }, MaxBookEntries)
 	if err != nil {
 		return nil, nil, 0, err
 	}
