@@ -68,7 +68,7 @@ database a page at a time, and their examples are written as they are
 extracted to a file beside the database (--spill DIR elsewhere) that has no
 name while the fit runs (nothing is left behind, even when the fit is
 killed) and read back on every iteration, once --in-memory MB of them are
-held in memory; they take about 9.6 KB per position. The positions may be sampled (--sample; by default down to about
+held in memory; they take 8 to 10 KB per position. The positions may be sampled (--sample; by default down to about
 --max-positions): the same games keep the same positions, whatever their
 order. A database the model cannot be written to fails before the work.
 

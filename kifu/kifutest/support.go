@@ -151,3 +151,22 @@ func QueryTSV(tb testing.TB, q Queryer, query string, args ...any) string {
 	}
 	return b.String()
 }
+
+// FirstDiff returns the first line where the golden text want and got
+// differ, for a golden test's message.
+func FirstDiff(want, got []byte) string {
+	lw, lg := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+	for i := 0; i < len(lw) || i < len(lg); i++ {
+		var x, y []byte
+		if i < len(lw) {
+			x = lw[i]
+		}
+		if i < len(lg) {
+			y = lg[i]
+		}
+		if !bytes.Equal(x, y) {
+			return fmt.Sprintf("line %d: want %q, got %q", i+1, x, y)
+		}
+	}
+	return "(same lines)"
+}

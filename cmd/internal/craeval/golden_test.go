@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -68,24 +67,6 @@ func checkGolden(t *testing.T, path string, got []byte) {
 		t.Fatalf("%v (run with -update to write it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n%s\ngot:\n%s", path, firstDiff(want, got), got)
+		t.Errorf("%s differs:\n%s\ngot:\n%s", path, kifutest.FirstDiff(want, got), got)
 	}
-}
-
-// firstDiff returns the first line where a and b differ.
-func firstDiff(a, b []byte) string {
-	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
-	for i := 0; i < len(la) || i < len(lb); i++ {
-		var x, y []byte
-		if i < len(la) {
-			x = la[i]
-		}
-		if i < len(lb) {
-			y = lb[i]
-		}
-		if !bytes.Equal(x, y) {
-			return fmt.Sprintf("line %d: want %q, got %q", i+1, x, y)
-		}
-	}
-	return "(same lines)"
 }

@@ -34,15 +34,17 @@ import (
 // DefaultMaxPositions bounds the positions a fit samples (see
 // movemodel.DataOptions.MaxPositions and docs/scale.md): more than twice
 // the 221k positions of the shared corpus's training games, which are
-// all kept; at 7.6 KB a position the examples file stays under 4 GB, in
-// the page cache of a small machine, for the 100 passes of the fit.
+// all kept; at the cap the examples take about 4.1 GB (measured at
+// 100,000 self-play games), in the page cache of a small machine, for the
+// 100 passes of the fit.
 const (
 	DefaultIterations   = 100
 	DefaultL2           = 1e-4
 	DefaultMaxPositions = 500_000
 	// DefaultInMemory is the size of the examples kept in memory before
-	// the rest is spilled to a file: the shared corpus's (2.1 GB) is
-	// half spilled, the bundled collection's (0.5 GB) not at all. A
+	// the rest is spilled to a file: at about 9.6 KB a position the shared
+	// corpus's (221k positions) are half spilled, the bundled collection's
+	// (some 60k) not at all. A
 	// chunk read back from the file costs about twice a chunk in memory
 	// (BenchmarkFitPass).
 	DefaultInMemory = 1 << 30

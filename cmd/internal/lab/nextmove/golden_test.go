@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -104,24 +103,6 @@ func TestTable3Small(t *testing.T) {
 		for _, r := range got.Rows {
 			t.Logf("%s mate %v: %d/%d correct, %d nodes", r.Setting, r.Mate, r.Correct, r.Total, r.Nodes)
 		}
-		t.Errorf("Table 3's small case differs from %s:\n%s", golden, firstDiff(want, b))
+		t.Errorf("Table 3's small case differs from %s:\n%s", golden, kifutest.FirstDiff(want, b))
 	}
-}
-
-// firstDiff returns the first line where a and b differ.
-func firstDiff(a, b []byte) string {
-	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
-	for i := 0; i < len(la) || i < len(lb); i++ {
-		var x, y []byte
-		if i < len(la) {
-			x = la[i]
-		}
-		if i < len(lb) {
-			y = lb[i]
-		}
-		if !bytes.Equal(x, y) {
-			return fmt.Sprintf("line %d: want %q, got %q", i+1, x, y)
-		}
-	}
-	return "(same lines)"
 }
