@@ -4,13 +4,13 @@ import (
 	"math"
 	"sync/atomic"
 
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/tables"
 )
 
 // modelCoster prices moves with the learned move model (tables'
-// ModelWeights and ModelBook over categorize/movemodel's features): a
+// ModelWeights and ModelBook over categorize/features's features): a
 // move's probability p is its softmax probability among the legal moves
 // given, and its cost -100·log2 max(p, MinProb), at least MinCost; the
 // i-th most probable move costs at most Caps[i] (0: no cap); maxCost
@@ -31,8 +31,8 @@ type modelCoster struct {
 
 	w    []float32
 	id   uint64 // tells this coster's costs from another's (costerSalt)
-	book fm.Book
-	x    fm.Extractor
+	book features.Book
+	x    features.Extractor
 	p    [kifu.MaxMoves]float64
 }
 
@@ -60,7 +60,7 @@ func newModelCoster(w []float32) *modelCoster {
 	if w == nil {
 		w = tables.ModelWeights()
 		keys, vals := tables.ModelBook()
-		c.book = fm.Book{Keys: keys, Vals: vals}
+		c.book = features.Book{Keys: keys, Vals: vals}
 		c.x.SetBook(&c.book)
 	}
 	c.w = w

@@ -4,27 +4,27 @@ import (
 	"slices"
 	"testing"
 
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/tables"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 // TestModelMatchesFeatures checks that the compiled model fits this
 // build's feature set and that its weights are those the digest names
 // (the digest of the database's model_weights when it was generated).
 func TestModelMatchesFeatures(t *testing.T) {
-	if tables.ModelFeatureVersion != fm.Version {
-		t.Fatalf("model_gen.go has feature version %d, categorize/movemodel %d: fit and generate the model again", tables.ModelFeatureVersion, fm.Version)
+	if tables.ModelFeatureVersion != features.Version {
+		t.Fatalf("model_gen.go has feature version %d, categorize/features %d: fit and generate the model again", tables.ModelFeatureVersion, features.Version)
 	}
 	w := tables.ModelWeights()
-	if len(w) != fm.NumFeatures() {
-		t.Fatalf("model_gen.go has %d weights, categorize/movemodel %d features", len(w), fm.NumFeatures())
+	if len(w) != features.NumFeatures() {
+		t.Fatalf("model_gen.go has %d weights, categorize/features %d features", len(w), features.NumFeatures())
 	}
 	keys, vals := tables.ModelBook()
 	if len(keys) != len(vals) || !slices.IsSorted(keys) {
 		t.Fatalf("model_gen.go's book: %d keys, %d values, sorted %v", len(keys), len(vals), slices.IsSorted(keys))
 	}
-	if d := movemodel.WeightsDigest(tables.ModelFeatureVersion, w, &fm.Book{Keys: keys, Vals: vals}); d != tables.ModelDigest {
+	if d := modelfit.WeightsDigest(tables.ModelFeatureVersion, w, &features.Book{Keys: keys, Vals: vals}); d != tables.ModelDigest {
 		t.Fatalf("the weights' digest is %s, ModelDigest %s", d, tables.ModelDigest)
 	}
 	nz := 0

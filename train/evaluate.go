@@ -139,7 +139,7 @@ func ExcludeKnown(ctx context.Context, q Queryer) (func(string) bool, error) {
 
 // Scores accumulates Metrics over positions for an estimator (the
 // counts' estimators of cmd/internal/heldout, the learned move model
-// of train/movemodel), with the same definitions: tied moves get
+// of train/modelfit), with the same definitions: tied moves get
 // fractional top-k credit.
 type Scores struct {
 	s         sums

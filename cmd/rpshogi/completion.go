@@ -3,7 +3,7 @@ package main
 import (
 	"strings"
 
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/spf13/cobra"
@@ -27,7 +27,7 @@ func flagValues() map[string]struct {
 	for _, k := range ingest.EndKinds() {
 		results = append(results, k.String())
 	}
-	for g := range fm.GroupNB {
+	for g := range features.GroupNB {
 		groups = append(groups, g.String())
 	}
 	return map[string]vals{

@@ -18,7 +18,7 @@ import (
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/tables"
 	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 	"github.com/spf13/cobra"
 )
 
@@ -179,19 +179,19 @@ func TestPipelineBuildsAnEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, err := movemodel.Read(context.Background(), db)
+	md, err := modelfit.Read(context.Background(), db)
 	db.Close()
 	if err != nil {
 		t.Fatalf("the pipeline fitted no model into its database: %v", err)
 	}
-	wantModel, err := movemodel.Generate(md)
+	wantModel, err := modelfit.Generate(md)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(out, pipedir.Model)); !bytes.Equal(got, wantModel) {
 		t.Errorf("%s is not the database's model %s", pipedir.Model, md.Digest)
 	}
-	wantBin, err := movemodel.Encode(md)
+	wantBin, err := modelfit.Encode(md)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/rpshogi/rpshogi/cmd/internal/heldout"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/ingest"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 	"github.com/spf13/cobra"
 )
 
@@ -18,7 +18,7 @@ func newModelCmd(ios *iostreams) *cobra.Command {
 		Long: `The learned move model is a conditional-logit model: a softmax over the legal
 moves of a position of the weights of each move's features (categories, CRA
 features, squares relative to both kings, exchange facts, the previous move,
-king danger; see "go doc ./categorize/movemodel").
+king danger; see "go doc ./categorize/features").
 
   model fit    fits it on the games of a training database (rpshogi train)
   model eval   scores held-out games with it, beside the counts' estimators
@@ -45,8 +45,8 @@ type modelFitOptions struct {
 	Out        string
 	Arrow      string
 	// Data and Fit are what the flags give, checked.
-	Data movemodel.DataOptions
-	Fit  movemodel.FitOptions
+	Data modelfit.DataOptions
+	Fit  modelfit.FitOptions
 }
 
 func newModelFitCmd(ios *iostreams, runF func(context.Context, *modelFitOptions) error) *cobra.Command {
@@ -91,7 +91,7 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 				return usageErrorf("--sample must be in (0, 1], --max-positions and --in-memory not negative")
 			}
 			// 0 MB in memory: every chunk spilled (a budget of 1 byte).
-			opts.Data = movemodel.DataOptions{Workers: opts.Workers, MaxGames: opts.MaxGames, Sample: opts.Sample, MaxPositions: opts.MaxPos,
+			opts.Data = modelfit.DataOptions{Workers: opts.Workers, MaxGames: opts.MaxGames, Sample: opts.Sample, MaxPositions: opts.MaxPos,
 				InMemory: max(opts.InMemory<<20, 1)}
 			var err error
 			if opts.Data.Weights, err = modelrun.ParseWeights(opts.Weights); err != nil {
@@ -100,7 +100,7 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 			if opts.Data.Without, err = modelrun.ParseGroups(opts.Without); err != nil {
 				return &usageError{err}
 			}
-			opts.Fit = movemodel.FitOptions{L2: opts.L2, Iterations: opts.Iterations, Workers: opts.Workers}
+			opts.Fit = modelfit.FitOptions{L2: opts.L2, Iterations: opts.Iterations, Workers: opts.Workers}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -120,7 +120,7 @@ contains SUBSTRING by W (0 leaves them out); the first match wins.
 	f.StringVar(&opts.Spill, "spill", "", "folder of the fit's examples file while it runs (default: the database's)")
 	f.Int64Var(&opts.InMemory, "in-memory", modelrun.DefaultInMemory>>20, "MB of examples kept in memory before the rest is spilled (0: spill them all)")
 	f.StringVar(&opts.Out, "out", "", "also write the model to this Go file and the binary file beside it (as model gen)")
-	f.StringVar(&opts.Arrow, "arrow", "", "also write the training examples (one row per legal move) to DIR/"+movemodel.ExamplesFile)
+	f.StringVar(&opts.Arrow, "arrow", "", "also write the training examples (one row per legal move) to DIR/"+modelfit.ExamplesFile)
 	return cmd
 }
 

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/cmd/internal/heldout"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 func TestModelFitFlags(t *testing.T) {
@@ -22,14 +22,14 @@ func TestModelFitFlags(t *testing.T) {
 		name    string
 		args    []string
 		err     string
-		weights []movemodel.SourceWeight
-		without []fm.Group
+		weights []modelfit.SourceWeight
+		without []features.Group
 		l2      float64
 		iters   int
 	}{
 		{"defaults", []string{"--db", "x"}, "", nil, nil, 1e-4, 100}, // the committed model's setting
 		{"weights", []string{"--db", "x", "--weight", "selfplay=0.25", "--weight", "pro=2", "--without", "king,cra", "--l2", "1e-4", "--iterations", "7"}, "",
-			[]movemodel.SourceWeight{{Contains: "selfplay", Weight: 0.25}, {Contains: "pro", Weight: 2}}, []fm.Group{fm.GroupKing, fm.GroupCRA}, 1e-4, 7},
+			[]modelfit.SourceWeight{{Contains: "selfplay", Weight: 0.25}, {Contains: "pro", Weight: 2}}, []features.Group{features.GroupKing, features.GroupCRA}, 1e-4, 7},
 		{"no db", nil, "--db FILE is required", nil, nil, 0, 0},
 		{"args", []string{"a", "--db", "x"}, "no arguments", nil, nil, 0, 0},
 		{"bad weight", []string{"--db", "x", "--weight", "selfplay"}, "SUBSTRING=W", nil, nil, 0, 0},

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/cmd/internal/buildsrc"
 	"github.com/rpshogi/rpshogi/cmd/internal/evalrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
@@ -96,7 +96,7 @@ it never compile the generated table.`,
 const engineBuildTime = "a minute or two; several minutes on a loaded machine or with an empty build cache"
 
 // minPositionsPerFeature is the fewest positions per feature of the move
-// model (movemodel.NumFeatures) below which the pipeline warns that the
+// model (features.NumFeatures) below which the pipeline warns that the
 // collection is far too small for it: with fewer positions than
 // features most weights are fitted on a handful of moves or none (the
 // L2 term keeps them near 0), and the model mostly echoes its prior.
@@ -112,7 +112,7 @@ func checkCollection(res *train.Result, source, dbPath string) (string, error) {
 			"no table, model or report was written (see rpshogi ingest --help for the formats and filters, e.g. --handicap include)",
 			source, rep.Records, rep.Accepted, rep.Duplicates, rep.FilteredTotal(), rep.Rejected, dbPath)
 	}
-	nf := int64(fm.NumFeatures())
+	nf := int64(features.NumFeatures())
 	if pos := res.Total.Positions; pos < minPositionsPerFeature*nf {
 		return fmt.Sprintf("the collection is far too small for the move model: %d games, %d positions for its %d features "+
 			"(at least %d positions, a few hundred games, are needed; tens of thousands of games for a good fit): "+

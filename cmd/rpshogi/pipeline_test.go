@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/cmd/internal/enginebuild"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/pipedir"
@@ -359,7 +359,7 @@ func TestPipelineSmallCollection(t *testing.T) {
 	if !strings.Contains(errOut, "rpshogi: warning: the collection is far too small for the move model") {
 		t.Errorf("no warning on %s: %q", pipelineRecords(t), errOut)
 	}
-	nf := int64(fm.NumFeatures())
+	nf := int64(features.NumFeatures())
 	for _, tt := range []struct {
 		positions int64
 		warn      bool

@@ -3,7 +3,7 @@ package selfplay
 import (
 	"math/rand/v2"
 
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/tables"
 )
@@ -15,15 +15,15 @@ import (
 // allocates nothing per move; it is not safe for concurrent use.
 type sampler struct {
 	w    []float32
-	book fm.Book
-	x    fm.Extractor
+	book features.Book
+	x    features.Extractor
 	p    [kifu.MaxMoves]float64
 }
 
 func newSampler() *sampler {
 	s := &sampler{w: tables.ModelWeights()}
 	keys, vals := tables.ModelBook()
-	s.book = fm.Book{Keys: keys, Vals: vals}
+	s.book = features.Book{Keys: keys, Vals: vals}
 	s.x.SetBook(&s.book)
 	return s
 }

@@ -1,6 +1,6 @@
 // Package modelbin is the binary file of the learned move model
 // (tables/model.bin, embedded by tables/model_gen.go): written by
-// train/movemodel (Encode, "rpshogi model gen", the pipeline), read by
+// train/modelfit (Encode, "rpshogi model gen", the pipeline), read by
 // package tables when a program starts (Decode).
 //
 // The file is little-endian, with no padding:
@@ -8,7 +8,7 @@
 //	offset  size   field
 //	0       8      magic "RPSMODEL"
 //	8       4      format version (uint32, FormatVersion)
-//	12      4      feature version (uint32, categorize/movemodel.Version)
+//	12      4      feature version (uint32, categorize/features.Version)
 //	16      8      games the model was fitted on (int64)
 //	24      8      positions the model was fitted on (int64)
 //	32      4      W, the number of weights (uint32, one per feature ID)
@@ -53,7 +53,7 @@ type Model struct {
 	// Weights, Keys, Vals).
 	Digest  string
 	Weights []float32
-	// Keys and Vals are the book (categorize/movemodel.Book): as many
+	// Keys and Vals are the book (categorize/features.Book): as many
 	// values as keys, the keys sorted.
 	Keys []uint64
 	Vals []uint32
@@ -62,7 +62,7 @@ type Model struct {
 // Digest returns "sha256:" and the hex SHA-256 of the feature version
 // (uint32), the weights (float32 bits) and each book entry's key and
 // value (uint64, uint32), all little-endian: the digest of
-// train/movemodel.WeightsDigest, which the generated ModelDigest holds.
+// train/modelfit.WeightsDigest, which the generated ModelDigest holds.
 func Digest(featureVersion int, w []float32, keys []uint64, vals []uint32) string {
 	sum := digest(featureVersion, w, keys, vals)
 	return "sha256:" + hex.EncodeToString(sum[:])

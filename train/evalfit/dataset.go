@@ -31,7 +31,7 @@ import (
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 // DataOptions chooses and weighs the training games.
@@ -39,7 +39,7 @@ type DataOptions struct {
 	// Weights are tried in order; the first whose Contains is in a
 	// game's source gives its weight, 1 when none matches (0 leaves the
 	// game out).
-	Weights []movemodel.SourceWeight
+	Weights []modelfit.SourceWeight
 	// Workers replay games in parallel (0: GOMAXPROCS); the dataset does
 	// not depend on it.
 	Workers int

@@ -1,7 +1,7 @@
 // Package lbfgs minimises a smooth function by limited-memory BFGS with a
 // backtracking (Armijo) line search, for a fixed number of iterations, so
 // that the result depends only on the function and the options, never on
-// timing. The learned move model (train/movemodel) and the learned
+// timing. The learned move model (train/modelfit) and the learned
 // evaluation (train/evalfit) are fitted with it.
 package lbfgs
 

@@ -14,7 +14,7 @@ import (
 	"github.com/rpshogi/rpshogi/cmd/internal/enginebuild"
 	"github.com/rpshogi/rpshogi/cmd/internal/modelrun"
 	"github.com/rpshogi/rpshogi/cmd/internal/tablegen"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 // Sources returns the Go source of the table and the files of the model
@@ -75,12 +75,12 @@ func readChecked(path string, check func(string, []byte) error) ([]byte, error) 
 
 // ReadModel reads the model files written by "rpshogi model gen" or the
 // pipeline: path is the Go file (model_gen.go), with the binary file
-// beside it (movemodel.BinPath: model.bin), or the binary file itself
+// beside it (modelfit.BinPath: model.bin), or the binary file itself
 // (NAME.bin), whose Go file is generated again from it. The binary file
 // must be sound and the Go file the one written with it, or the error
 // says which file is wrong.
 func ReadModel(path string) (*enginebuild.Model, error) {
-	goPath, binPath := path, movemodel.BinPath(path)
+	goPath, binPath := path, modelfit.BinPath(path)
 	if filepath.Ext(path) == ".bin" {
 		goPath, binPath = "", path
 	}
@@ -91,11 +91,11 @@ func ReadModel(path string) (*enginebuild.Model, error) {
 		}
 		return nil, fmt.Errorf("build-engine: %w", err)
 	}
-	md, err := movemodel.Decode(bin)
+	md, err := modelfit.Decode(bin)
 	if err != nil {
 		return nil, fmt.Errorf("build-engine: %s: %w", binPath, err)
 	}
-	want, err := movemodel.Generate(md)
+	want, err := modelfit.Generate(md)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 // TestSources: the committed table and model by default, files checked
@@ -28,13 +28,13 @@ func TestSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, err := movemodel.Decode(binFile)
+	md, err := modelfit.Decode(binFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	md.Weights[0]++
-	md.Digest = movemodel.WeightsDigest(md.FeatureVersion, md.Weights, md.Books())
-	otherBin, err := movemodel.Encode(md)
+	md.Digest = modelfit.WeightsDigest(md.FeatureVersion, md.Weights, md.Books())
+	otherBin, err := modelfit.Encode(md)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +62,8 @@ func TestSources(t *testing.T) {
 		{"plain-model", "", plain, false, false, plain},
 		{"binary file", "", bin, false, true, "the move model in " + bin},
 		{"copied pair", "", pair(binFile), false, true, "the move model in "},
-		{"mismatched pair", "", mismatched, false, false, "is not the Go file of the model in " + movemodel.BinPath(mismatched) + " (" + md.Digest + ")"},
-		{"truncated binary", "", truncated, false, false, movemodel.BinPath(truncated) + ": train: decoding the model: modelbin: "},
+		{"mismatched pair", "", mismatched, false, false, "is not the Go file of the model in " + modelfit.BinPath(mismatched) + " (" + md.Digest + ")"},
+		{"truncated binary", "", truncated, false, false, modelfit.BinPath(truncated) + ": train: decoding the model: modelbin: "},
 		{"no binary", "", filepath.Join(filepath.Dir(plain), "model_gen.go"), false, false, "embeds a binary file, and open "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

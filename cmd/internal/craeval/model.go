@@ -7,10 +7,10 @@ import (
 	"os"
 
 	"github.com/rpshogi/rpshogi/categorize"
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/tables"
 	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 // Model is the learned move model of the model orderings (OrderModel,
@@ -18,7 +18,7 @@ import (
 // model it is.
 type Model struct {
 	Weights []float32
-	Book    *fm.Book
+	Book    *features.Book
 	// Name says which model, for the tables and the report page.
 	Name string
 	// Compiled is set for the model compiled into the binary
@@ -29,7 +29,7 @@ type Model struct {
 // CompiledModel returns the model compiled into the binary.
 func CompiledModel() *Model {
 	keys, vals := tables.ModelBook()
-	return &Model{Weights: tables.ModelWeights(), Book: &fm.Book{Keys: keys, Vals: vals}, Compiled: true,
+	return &Model{Weights: tables.ModelWeights(), Book: &features.Book{Keys: keys, Vals: vals}, Compiled: true,
 		Name: fmt.Sprintf("the compiled move model %s (fitted on %d games)", short(tables.ModelDigest), tables.ModelGames)}
 }
 
@@ -100,7 +100,7 @@ func Open(ctx context.Context, path string) (*Source, error) {
 
 // ReadModel returns the move model of the training database db, nil if
 // it has none (no model_runs table, or no run in it).
-func ReadModel(ctx context.Context, db *sql.DB) (*movemodel.Model, error) {
+func ReadModel(ctx context.Context, db *sql.DB) (*modelfit.Model, error) {
 	var n int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'model_runs'`).Scan(&n); err != nil {
 		return nil, fmt.Errorf("cra: %w", err)
@@ -113,7 +113,7 @@ func ReadModel(ctx context.Context, db *sql.DB) (*movemodel.Model, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	return movemodel.Read(ctx, db)
+	return modelfit.Read(ctx, db)
 }
 
 // short shortens a "sha256:..." digest for the reader.

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/rpshogi/rpshogi/categorize/cra"
-	"github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -132,8 +132,8 @@ type Game struct {
 // concurrent use. Make it with NewModeler.
 type Modeler struct {
 	w    []float32
-	book movemodel.Book
-	x    movemodel.Extractor
+	book features.Book
+	x    features.Extractor
 	m    [kifu.MaxMoves]kifu.Move
 	p    [kifu.MaxMoves]float64
 }

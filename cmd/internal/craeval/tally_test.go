@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/categorize/cra"
-	"github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/tables"
@@ -129,12 +129,12 @@ func TestModelTieBreak(t *testing.T) {
 	an := cra.NewOrderer(tables.Costs()).Analyze(pos, pos.LastMove(), pos.GenerateMoves(kifu.Legal, nil), nil)
 	md := NewModeler(CompiledModel())
 	md.Fill(pos, pos.LastMove(), an)
-	var x movemodel.Extractor
+	var x features.Extractor
 	keys, vals := tables.ModelBook() // the Modeler's book (opening and formation books)
-	x.SetBook(&movemodel.Book{Keys: keys, Vals: vals})
+	x.SetBook(&features.Book{Keys: keys, Vals: vals})
 	x.Reset(pos, pos.LastMove())
 	w := tables.ModelWeights()
-	score := func(m kifu.Move) float64 { return movemodel.Score(w, x.Append(m, nil)) }
+	score := func(m kifu.Move) float64 { return features.Score(w, x.Append(m, nil)) }
 	var sum float64
 	for i := range an {
 		sum += float64(an[i].Model)

@@ -14,7 +14,7 @@ import (
 	"github.com/rpshogi/rpshogi/engine"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 // Report is the held-out evaluation of a training database: its counts'
@@ -48,7 +48,7 @@ type ModelMetrics struct {
 	Digest string `json:"digest"`
 	Games  int64  `json:"games"`
 	// Calibration bins the legal moves in deciles of predicted probability.
-	Calibration []movemodel.Bin `json:"calibration"`
+	Calibration []modelfit.Bin `json:"calibration"`
 }
 
 // HeldOutOptions configures HeldOut.
@@ -107,7 +107,7 @@ func HeldOut(ctx context.Context, db *sql.DB, dbPath string, opts HeldOutOptions
 		if stdinCopy != nil {
 			eopts.Ingest.Stdin = stdinCopy
 		}
-		mev, err := movemodel.Evaluate(ctx, md, opts.Paths, eopts)
+		mev, err := modelfit.Evaluate(ctx, md, opts.Paths, eopts)
 		if err != nil {
 			return nil, dbopen.AsStep("evaluate", err)
 		}
@@ -208,13 +208,13 @@ func EngineDefault() string {
 type ModelReport struct {
 	DB string `json:"db"`
 	*Evaluation
-	Model       train.Metrics            `json:"model"`
-	Calibration []movemodel.Bin          `json:"calibration"`
-	Phases      []movemodel.PhaseMetrics `json:"model_phases"`
-	ModelDigest string                   `json:"model_digest"`
+	Model       train.Metrics           `json:"model"`
+	Calibration []modelfit.Bin          `json:"calibration"`
+	Phases      []modelfit.PhaseMetrics `json:"model_phases"`
+	ModelDigest string                  `json:"model_digest"`
 	// PerPosition is the model's score of every position (see
-	// movemodel.Evaluation.PerPosition).
-	PerPosition []movemodel.PositionScore `json:"-"`
+	// modelfit.Evaluation.PerPosition).
+	PerPosition []modelfit.PositionScore `json:"-"`
 }
 
 // WithModel evaluates the counts and the model of the training database
@@ -230,7 +230,7 @@ func WithModel(ctx context.Context, dbPath string, paths []string, iopts ingest.
 	if err != nil {
 		return nil, err
 	}
-	md, err := movemodel.Read(ctx, db)
+	md, err := modelfit.Read(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +244,7 @@ func WithModel(ctx context.Context, dbPath string, paths []string, iopts ingest.
 	if err != nil {
 		return nil, err
 	}
-	mev, err := movemodel.Evaluate(ctx, md, paths, eopts)
+	mev, err := modelfit.Evaluate(ctx, md, paths, eopts)
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 // killEnv tells a re-executed test binary to run TestFitKillChild with a
@@ -43,7 +43,7 @@ func TestFitKillChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Stdout.WriteString(fitStarts)
-	opts := FitOptions{DB: spec.DB, Arrow: spec.Arrow, Fit: movemodel.FitOptions{L2: DefaultL2, Iterations: 1_000_000}}
+	opts := FitOptions{DB: spec.DB, Arrow: spec.Arrow, Fit: modelfit.FitOptions{L2: DefaultL2, Iterations: 1_000_000}}
 	if err := Fit(context.Background(), opts, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestKilledFit(t *testing.T) {
 	copyFile(t, db, ref)
 	ctx := context.Background()
 	fit := func(path string) string {
-		opts := FitOptions{DB: path, Arrow: arrow, Fit: movemodel.FitOptions{L2: DefaultL2, Iterations: 5}}
+		opts := FitOptions{DB: path, Arrow: arrow, Fit: modelfit.FitOptions{L2: DefaultL2, Iterations: 5}}
 		if err := Fit(ctx, opts, io.Discard, io.Discard); err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestKilledFit(t *testing.T) {
 	if got := fit(db); got != want {
 		t.Fatalf("the fit after the kills gives %s, a fit never killed %s", got, want)
 	}
-	if left := listDir(t, arrow); left != movemodel.ExamplesFile+" "+movemodel.ExamplesParquet {
+	if left := listDir(t, arrow); left != modelfit.ExamplesFile+" "+modelfit.ExamplesParquet {
 		t.Fatalf("the Arrow folder holds %s", left)
 	}
 }
@@ -141,7 +141,7 @@ func TestFitLockedDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	extracted := false
-	opts := FitOptions{DB: db, Fit: movemodel.FitOptions{L2: DefaultL2, Iterations: 5},
+	opts := FitOptions{DB: db, Fit: modelfit.FitOptions{L2: DefaultL2, Iterations: 5},
 		Extracted: func(done, total int64) { extracted = true }}
 	err = Fit(context.Background(), opts, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "cannot take the model") {
@@ -170,7 +170,7 @@ func modelDigest(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	md, err := movemodel.Read(context.Background(), db)
+	md, err := modelfit.Read(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

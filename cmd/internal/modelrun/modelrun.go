@@ -4,7 +4,7 @@
 // when it has one (ReadIfAny, Source), writing a model for the engine as
 // a Go file and the binary file it embeds (WriteGo, Gen) and the per-position scores of "model eval
 // --positions" (WritePositionScores). The model itself is
-// train/movemodel's.
+// train/modelfit's.
 package modelrun
 
 import (
@@ -17,12 +17,12 @@ import (
 	"strings"
 	"time"
 
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/cmd/internal/atomicfile"
 	"github.com/rpshogi/rpshogi/cmd/internal/dbopen"
 	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -32,7 +32,7 @@ import (
 // feature version 2).
 //
 // DefaultMaxPositions bounds the positions a fit samples (see
-// movemodel.DataOptions.MaxPositions and docs/scale.md): more than twice
+// modelfit.DataOptions.MaxPositions and docs/scale.md): more than twice
 // the 221k positions of the shared corpus's training games, which are
 // all kept; at the cap the examples take about 4.1 GB (measured at
 // 100,000 self-play games), in the page cache of a small machine, for the
@@ -78,7 +78,7 @@ func Bars(fo *FitOptions, w io.Writer) {
 
 // ReadIfAny returns the move model of the training database db, or nil
 // when it has none (no fit yet, or a database from before the model).
-func ReadIfAny(ctx context.Context, db *sql.DB) (*movemodel.Model, error) {
+func ReadIfAny(ctx context.Context, db *sql.DB) (*modelfit.Model, error) {
 	var n int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'model_runs'`).Scan(&n); err != nil {
 		return nil, fmt.Errorf("train: reading the model: %w", err)
@@ -91,14 +91,14 @@ func ReadIfAny(ctx context.Context, db *sql.DB) (*movemodel.Model, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	return movemodel.Read(ctx, db)
+	return modelfit.Read(ctx, db)
 }
 
 // Source returns the move model of the training database at path as
 // package tables holds it (model_gen.go and model.bin: Generate and
 // Encode), with the model; nil, nil, nil when the database has none.
 // Errors are those of the command step.
-func Source(ctx context.Context, step, path string) (src, bin []byte, md *movemodel.Model, err error) {
+func Source(ctx context.Context, step, path string) (src, bin []byte, md *modelfit.Model, err error) {
 	db, err := dbopen.ReadOnly(step, path)
 	if err != nil {
 		return nil, nil, nil, err
@@ -115,11 +115,11 @@ func Source(ctx context.Context, step, path string) (src, bin []byte, md *movemo
 }
 
 // Files returns md's Go file (model_gen.go) and binary file (model.bin).
-func Files(md *movemodel.Model) (src, bin []byte, err error) {
-	if bin, err = movemodel.Encode(md); err != nil {
+func Files(md *modelfit.Model) (src, bin []byte, err error) {
+	if bin, err = modelfit.Encode(md); err != nil {
 		return nil, nil, err
 	}
-	if src, err = movemodel.Generate(md); err != nil {
+	if src, err = modelfit.Generate(md); err != nil {
 		return nil, nil, err
 	}
 	return src, bin, nil
@@ -137,8 +137,8 @@ func Desc(iterations int, l2 float64, weights, without []string, maxGames int) s
 // and, unless out is "", writes it to the Go file out and the binary file
 // beside it (WriteGo), printing what it does to w.
 func PipelineStep(ctx context.Context, w io.Writer, db, out string) error {
-	return Fit(ctx, FitOptions{DB: db, Out: out, Fit: movemodel.FitOptions{L2: DefaultL2, Iterations: DefaultIterations},
-		Data: movemodel.DataOptions{MaxPositions: DefaultMaxPositions},
+	return Fit(ctx, FitOptions{DB: db, Out: out, Fit: modelfit.FitOptions{L2: DefaultL2, Iterations: DefaultIterations},
+		Data: modelfit.DataOptions{MaxPositions: DefaultMaxPositions},
 		Desc: Desc(DefaultIterations, DefaultL2, nil, nil, 0) + fmt.Sprintf(" sample=1 max-positions=%d", DefaultMaxPositions)}, w, w)
 }
 
@@ -148,10 +148,10 @@ type FitOptions struct {
 	Out   string // if not "", also write the model to this Go file and the binary file beside it (WriteGo)
 	Arrow string // if not "", also write the training examples into this folder
 	// Spill is the folder of the examples file, which has no name while
-	// the fit runs ("": the database's folder; see movemodel.DataOptions).
+	// the fit runs ("": the database's folder; see modelfit.DataOptions).
 	Spill string
-	Data  movemodel.DataOptions
-	Fit   movemodel.FitOptions
+	Data  modelfit.DataOptions
+	Fit   modelfit.FitOptions
 	// Desc describes the options in model_runs.
 	Desc string
 	// Extracted, if set, is called with the games extracted so far and
@@ -175,7 +175,7 @@ func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 		return err
 	}
 	defer db.Close()
-	if err := movemodel.CheckWritable(ctx, db); err != nil {
+	if err := modelfit.CheckWritable(ctx, db); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -198,23 +198,23 @@ func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 		opts.Extracted(0, total)
 		data.Progress = func(done int64) { opts.Extracted(done, total) }
 	}
-	ds, err := movemodel.Collect(ctx, movemodel.DBGames(db), data)
+	ds, err := modelfit.Collect(ctx, modelfit.DBGames(db), data)
 	if err != nil {
 		return err
 	}
 	defer ds.Close()
 	fmt.Fprintf(w, "games %d (%d left out by weight 0), positions %d of %d offered (sampled %.3g; +%d forced, left out), legal moves %d, features %d, examples %.1f MB (%.1f MB spilled), %.1fs\n",
-		ds.Games, ds.Skipped, ds.Positions, ds.Offered, ds.Rate, ds.Forced, ds.Moves, fm.NumFeatures(), float64(ds.Bytes())/1e6,
+		ds.Games, ds.Skipped, ds.Positions, ds.Offered, ds.Rate, ds.Forced, ds.Moves, features.NumFeatures(), float64(ds.Bytes())/1e6,
 		float64(ds.Spilled())/1e6, time.Since(start).Seconds())
 	if opts.Arrow != "" {
 		meta, err := train.ReadFileMeta(ctx, db)
 		if err != nil {
 			return err
 		}
-		if err := movemodel.WriteExamples(opts.Arrow, ds, meta); err != nil {
+		if err := modelfit.WriteExamples(opts.Arrow, ds, meta); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "wrote %s\n", filepath.Join(opts.Arrow, movemodel.ExamplesFile))
+		fmt.Fprintf(w, "wrote %s\n", filepath.Join(opts.Arrow, modelfit.ExamplesFile))
 	}
 	fo := opts.Fit
 	fo.Progress = func(it int, obj, ll float64) {
@@ -225,11 +225,11 @@ func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 	if opts.Progress != nil {
 		fo.Progress = opts.Progress
 	}
-	res, err := movemodel.Fit(ctx, ds, fo)
+	res, err := modelfit.Fit(ctx, ds, fo)
 	if err != nil {
 		return err
 	}
-	md, err := movemodel.Write(ctx, db, movemodel.RunInfo{Data: ds, Result: res, Options: opts.Desc})
+	md, err := modelfit.Write(ctx, db, modelfit.RunInfo{Data: ds, Result: res, Options: opts.Desc})
 	if err != nil {
 		return err
 	}
@@ -243,16 +243,16 @@ func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 
 // WriteGo writes md as package tables holds it: the Go file out
 // (model_gen.go) and, beside it, the binary file it embeds
-// (movemodel.BinPath: model.bin), each whole or not at all, the binary
+// (modelfit.BinPath: model.bin), each whole or not at all, the binary
 // file first; and says so on w. (Killed between the two, the Go file
 // names another model than the binary file holds: package tables
 // refuses that pair at startup, and build-engine --model refuses it.)
-func WriteGo(md *movemodel.Model, out string, w io.Writer) error {
+func WriteGo(md *modelfit.Model, out string, w io.Writer) error {
 	src, bin, err := Files(md)
 	if err != nil {
 		return err
 	}
-	binPath := movemodel.BinPath(out)
+	binPath := modelfit.BinPath(out)
 	if err := atomicfile.Write(binPath, bin); err != nil {
 		return fmt.Errorf("model: %w", err)
 	}
@@ -272,7 +272,7 @@ func Gen(ctx context.Context, path, out string, w io.Writer) error {
 		return err
 	}
 	defer db.Close()
-	md, err := movemodel.Read(ctx, db)
+	md, err := modelfit.Read(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -282,11 +282,11 @@ func Gen(ctx context.Context, path, out string, w io.Writer) error {
 // WritePositionScores writes the per-position scores of "model eval
 // --positions" to the file at path as TSV (game, move, phase, loglik,
 // top1), whole or not at all.
-func WritePositionScores(path string, ps []movemodel.PositionScore) error {
+func WritePositionScores(path string, ps []modelfit.PositionScore) error {
 	var b strings.Builder
 	b.WriteString("game\tmove\tphase\tloglik\ttop1\n")
 	for _, p := range ps {
-		fmt.Fprintf(&b, "%d\t%d\t%s\t%.17g\t%.17g\n", p.Game, p.Move, movemodel.PhaseNames[p.Phase], p.LogLik, p.Top1)
+		fmt.Fprintf(&b, "%d\t%d\t%s\t%.17g\t%.17g\n", p.Game, p.Move, modelfit.PhaseNames[p.Phase], p.LogLik, p.Top1)
 	}
 	if err := atomicfile.Write(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("model eval: %w", err)
@@ -296,24 +296,24 @@ func WritePositionScores(path string, ps []movemodel.PositionScore) error {
 
 // ParseWeights reads the values of "model fit --weight" (and "evalfit
 // --weight"): SUBSTRING=W, W >= 0, in order (the first match wins).
-func ParseWeights(ws []string) ([]movemodel.SourceWeight, error) {
-	var out []movemodel.SourceWeight
+func ParseWeights(ws []string) ([]modelfit.SourceWeight, error) {
+	var out []modelfit.SourceWeight
 	for _, w := range ws {
 		s, v, ok := strings.Cut(w, "=")
 		f, err := strconv.ParseFloat(v, 64)
 		if !ok || s == "" || err != nil || f < 0 {
 			return nil, fmt.Errorf("--weight %q: want SUBSTRING=W with W >= 0", w)
 		}
-		out = append(out, movemodel.SourceWeight{Contains: s, Weight: f})
+		out = append(out, modelfit.SourceWeight{Contains: s, Weight: f})
 	}
 	return out, nil
 }
 
 // ParseGroups reads the feature groups of "model fit --without".
-func ParseGroups(names []string) ([]fm.Group, error) {
-	var out []fm.Group
+func ParseGroups(names []string) ([]features.Group, error) {
+	var out []features.Group
 	for _, n := range names {
-		g, ok := fm.ParseGroup(n)
+		g, ok := features.ParseGroup(n)
 		if !ok {
 			return nil, fmt.Errorf("--without %q: no such group (%s)", n, GroupList())
 		}
@@ -325,7 +325,7 @@ func ParseGroups(names []string) ([]fm.Group, error) {
 // GroupList is the names of the feature groups, comma-separated.
 func GroupList() string {
 	var s []string
-	for g := range fm.GroupNB {
+	for g := range features.GroupNB {
 		s = append(s, g.String())
 	}
 	return strings.Join(s, ", ")

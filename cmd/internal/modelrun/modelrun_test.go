@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	fm "github.com/rpshogi/rpshogi/categorize/movemodel"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/categorize/features"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 func TestParseWeights(t *testing.T) {
 	got, err := ParseWeights([]string{"selfplay=0.25", "pro/=2", "x=0"})
-	want := []movemodel.SourceWeight{{Contains: "selfplay", Weight: 0.25}, {Contains: "pro/", Weight: 2}, {Contains: "x", Weight: 0}}
+	want := []modelfit.SourceWeight{{Contains: "selfplay", Weight: 0.25}, {Contains: "pro/", Weight: 2}, {Contains: "x", Weight: 0}}
 	if err != nil || len(got) != len(want) {
 		t.Fatalf("%v %v", got, err)
 	}
@@ -36,8 +36,8 @@ func TestParseGroups(t *testing.T) {
 	if _, err := ParseGroups([]string{"nope"}); err == nil || !strings.Contains(err.Error(), GroupList()) {
 		t.Errorf("unknown group: %v", err)
 	}
-	if n := strings.Count(GroupList(), ",") + 1; n != int(fm.GroupNB) {
-		t.Errorf("GroupList %q: %d groups, want %d", GroupList(), n, fm.GroupNB)
+	if n := strings.Count(GroupList(), ",") + 1; n != int(features.GroupNB) {
+		t.Errorf("GroupList %q: %d groups, want %d", GroupList(), n, features.GroupNB)
 	}
 }
 
@@ -54,7 +54,7 @@ func TestDesc(t *testing.T) {
 // position.
 func TestWritePositionScores(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "positions.tsv")
-	ps := []movemodel.PositionScore{{Game: 0, Move: 1, Phase: 0, LogLik: -0.5, Top1: 1}, {Game: 3, Move: 90, Phase: 2, LogLik: -2.25, Top1: 0.5}}
+	ps := []modelfit.PositionScore{{Game: 0, Move: 1, Phase: 0, LogLik: -0.5, Top1: 1}, {Game: 3, Move: 90, Phase: 2, LogLik: -2.25, Top1: 0.5}}
 	if err := WritePositionScores(path, ps); err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/rpshogi/rpshogi/cmd/internal/heldout"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 // File is the name of the report page in the output folder.
@@ -59,7 +59,7 @@ type Data struct {
 	InSample  bool
 	EvalNote  string
 	Estimates *heldout.Evaluation
-	Model     *movemodel.Evaluation
+	Model     *modelfit.Evaluation
 	// ModelName says which move model the page measures (the database's:
 	// the estimators' table and the CRA's model orderings).
 	ModelName string
@@ -228,7 +228,7 @@ func (d *Data) evaluate(ctx context.Context, db *sql.DB, t *train.Tally, opts Op
 		return err
 	}
 	if md != nil {
-		if d.Model, err = movemodel.Evaluate(ctx, md, d.EvalPaths, eo); err != nil {
+		if d.Model, err = modelfit.Evaluate(ctx, md, d.EvalPaths, eo); err != nil {
 			return err
 		}
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 var updateShots = flag.Bool("update-screenshots", false, "write the chromium screenshot of the test report to docs/report/")
@@ -102,19 +102,19 @@ func fit(ctx context.Context, path string) error {
 		return err
 	}
 	defer db.Close()
-	games, err := movemodel.ReadGames(ctx, db)
+	games, err := modelfit.ReadGames(ctx, db)
 	if err != nil {
 		return err
 	}
-	ds, err := movemodel.Collect(ctx, movemodel.SliceGames(games), movemodel.DataOptions{})
+	ds, err := modelfit.Collect(ctx, modelfit.SliceGames(games), modelfit.DataOptions{})
 	if err != nil {
 		return err
 	}
-	res, err := movemodel.Fit(ctx, ds, movemodel.FitOptions{L2: 1e-3, Iterations: 20})
+	res, err := modelfit.Fit(ctx, ds, modelfit.FitOptions{L2: 1e-3, Iterations: 20})
 	if err != nil {
 		return err
 	}
-	_, err = movemodel.Write(ctx, db, movemodel.RunInfo{Data: ds, Result: res, Options: "test"})
+	_, err = modelfit.Write(ctx, db, modelfit.RunInfo{Data: ds, Result: res, Options: "test"})
 	return err
 }
 

@@ -29,7 +29,7 @@ import (
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train"
-	"github.com/rpshogi/rpshogi/train/movemodel"
+	"github.com/rpshogi/rpshogi/train/modelfit"
 )
 
 type gps struct {
@@ -111,8 +111,8 @@ type result struct {
 	Positions int64         `json:"positions"`
 	Unlisted  int64         `json:"unlisted"` // positions whose played move GPS did not list
 	GPS       train.Metrics `json:"gps"`
-	// Phases are GPS's metrics by game phase (movemodel.PhaseOf).
-	Phases []movemodel.PhaseMetrics `json:"phases"`
+	// Phases are GPS's metrics by game phase (modelfit.PhaseOf).
+	Phases []modelfit.PhaseMetrics `json:"phases"`
 }
 
 func main() {
@@ -172,7 +172,7 @@ func run(path string, paths []string) error {
 				res.Unlisted++
 			}
 			game.Add(scores[:len(legal)], played)
-			phases[movemodel.PhaseOf(i+1)].Add(scores[:len(legal)], played)
+			phases[modelfit.PhaseOf(i+1)].Add(scores[:len(legal)], played)
 			res.Positions++
 			pos.DoMove(n.Move)
 			moves = append(moves, n.Move.USI())
@@ -188,7 +188,7 @@ func run(path string, paths []string) error {
 	}
 	res.GPS = all.Metrics()
 	for k := range phases {
-		res.Phases = append(res.Phases, movemodel.PhaseMetrics{Phase: movemodel.PhaseNames[k], Positions: phases[k].Positions(), Metrics: phases[k].Metrics()})
+		res.Phases = append(res.Phases, modelfit.PhaseMetrics{Phase: modelfit.PhaseNames[k], Positions: phases[k].Positions(), Metrics: phases[k].Metrics()})
 	}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")

@@ -1,0 +1,301 @@
+package modelfit
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/rpshogi/rpshogi/categorize/features"
+	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/tables/modelbin"
+)
+
+// Schema holds the model's tables, in the training database beside the
+// counts: model_weights is the current model (one row per feature, with
+// its name, so it can be audited with SQL), model_runs every fit.
+const Schema = `
+CREATE TABLE IF NOT EXISTS model_runs(
+	id              INTEGER PRIMARY KEY,
+	feature_version INTEGER NOT NULL,
+	features        INTEGER NOT NULL,
+	games           INTEGER NOT NULL,
+	positions       INTEGER NOT NULL,
+	moves           INTEGER NOT NULL,
+	options         TEXT NOT NULL,
+	iterations      INTEGER NOT NULL,
+	objective       REAL NOT NULL,
+	train_loglik    REAL NOT NULL,
+	digest          TEXT NOT NULL,
+	finished        TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS model_weights(
+	feature_id INTEGER PRIMARY KEY,
+	name       TEXT NOT NULL,
+	weight     REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS model_book(
+	position_key INTEGER NOT NULL,
+	move16       INTEGER NOT NULL,
+	move         TEXT NOT NULL,
+	count        INTEGER NOT NULL,
+	PRIMARY KEY(position_key, move16)
+);
+CREATE TABLE IF NOT EXISTS model_formation(
+	formation_key INTEGER NOT NULL,
+	move16        INTEGER NOT NULL,
+	move          TEXT NOT NULL,
+	count         INTEGER NOT NULL,
+	PRIMARY KEY(formation_key, move16)
+);
+`
+
+// Model is a fitted model as stored: its weights by feature ID, as
+// float32 (what the engine uses), and their digest.
+type Model struct {
+	FeatureVersion int
+	Weights        []float32
+	// Book is the opening book of the book features (nil or empty: none).
+	Book *features.Book
+	// Formation is the formation book of the formation features (nil or
+	// empty: none). The features read both: Books.
+	Formation *features.Book
+	Digest    string
+	Games     int64
+	Positions int64
+}
+
+// Books returns the book the features read: the opening book and the
+// formation book in one (categorize/features.MergeBooks), as compiled
+// into tables.
+func (md *Model) Books() *features.Book { return features.MergeBooks(md.Book, md.Formation) }
+
+// WeightsDigest returns "sha256:" and the hex SHA-256 of the feature
+// version, the weights as little-endian float32 bits and, when book has
+// entries, each entry's key and value (little-endian 64 and 32 bits).
+func WeightsDigest(version int, w []float32, book *features.Book) string {
+	if book == nil {
+		return modelbin.Digest(version, w, nil, nil)
+	}
+	return modelbin.Digest(version, w, book.Keys, book.Vals)
+}
+
+// Float32 rounds weights to float32.
+func Float32(w []float64) []float32 {
+	out := make([]float32, len(w))
+	for i, v := range w {
+		out[i] = float32(v)
+	}
+	return out
+}
+
+// RunInfo describes a fit for model_runs.
+type RunInfo struct {
+	Data    *Dataset
+	Result  *Result
+	Options string // the options, as the user gave them
+}
+
+// Write replaces the model of the database db by w (float32-rounded
+// weights) and records the run, in one transaction, and returns the model.
+func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
+	w := Float32(info.Result.Weights)
+	md := &Model{FeatureVersion: features.Version, Weights: w, Book: info.Data.Book, Formation: info.Data.Formation,
+		Games: info.Data.Games, Positions: info.Data.Positions}
+	md.Digest = WeightsDigest(features.Version, w, md.Books())
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, Schema); err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM model_weights`); err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO model_weights(feature_id, name, weight) VALUES(?, ?, ?)`)
+	if err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	defer st.Close()
+	for id, v := range w {
+		if _, err := st.ExecContext(ctx, id, features.Name(id), float64(v)); err != nil {
+			return nil, fmt.Errorf("train: writing the model: %w", err)
+		}
+	}
+	if err := writeBook(ctx, tx, bookTable, md.Book); err != nil {
+		return nil, err
+	}
+	if err := writeBook(ctx, tx, formationTable, md.Formation); err != nil {
+		return nil, err
+	}
+	r, ds := info.Result, info.Data
+	if _, err := tx.ExecContext(ctx, `INSERT INTO model_runs(feature_version, features, games, positions, moves, options,
+		iterations, objective, train_loglik, digest, finished) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		features.Version, len(w), ds.Games, ds.Positions, ds.Moves, info.Options, r.Iterations, r.Objective, r.LogLik,
+		md.Digest, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("train: writing the model: %w", err)
+	}
+	return md, nil
+}
+
+// Read returns the model of the database q: the weights of model_weights
+// and the provenance of the last run. It fails when the database has no
+// model or one of another feature version.
+func Read(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (*Model, error) {
+	md := &Model{}
+	var digest string
+	err := q.QueryRowContext(ctx, `SELECT feature_version, games, positions, digest FROM model_runs ORDER BY id DESC LIMIT 1`).
+		Scan(&md.FeatureVersion, &md.Games, &md.Positions, &digest)
+	if err != nil {
+		return nil, fmt.Errorf("train: reading the model (fit one with \"rpshogi model fit\"): %w", err)
+	}
+	if md.FeatureVersion != features.Version {
+		return nil, fmt.Errorf("train: the model has feature version %d, this build %d: fit it again", md.FeatureVersion, features.Version)
+	}
+	md.Weights = make([]float32, features.NumFeatures())
+	rows, err := q.QueryContext(ctx, `SELECT feature_id, weight FROM model_weights`)
+	if err != nil {
+		return nil, fmt.Errorf("train: reading the model: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int
+		var v float64
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, fmt.Errorf("train: reading the model: %w", err)
+		}
+		if id < 0 || id >= len(md.Weights) {
+			return nil, fmt.Errorf("train: reading the model: feature %d out of range", id)
+		}
+		md.Weights[id] = float32(v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("train: reading the model: %w", err)
+	}
+	if md.Book, err = readBook(ctx, q, bookTable); err != nil {
+		return nil, err
+	}
+	if md.Formation, err = readBook(ctx, q, formationTable); err != nil {
+		return nil, err
+	}
+	md.Digest = WeightsDigest(md.FeatureVersion, md.Weights, md.Books())
+	if md.Digest != digest {
+		return nil, fmt.Errorf("train: the model's weights (%s) do not match its last run (%s)", md.Digest, digest)
+	}
+	return md, nil
+}
+
+// A bookTable is a table of a book: model_book (keyed by the position)
+// or model_formation (keyed by the formation, the moves as seen from the
+// side to move, i.e. rotated for White).
+type bookTableOf struct{ name, key string }
+
+var (
+	bookTable      = bookTableOf{"model_book", "position_key"}
+	formationTable = bookTableOf{"model_formation", "formation_key"}
+)
+
+func writeBook(ctx context.Context, tx *sql.Tx, t bookTableOf, b *features.Book) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM `+t.name); err != nil {
+		return fmt.Errorf("train: writing the model's book %s: %w", t.name, err)
+	}
+	if b == nil {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO `+t.name+`(`+t.key+`, move16, move, count) VALUES(?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("train: writing the model's book %s: %w", t.name, err)
+	}
+	defer st.Close()
+	for i, k := range b.Keys {
+		m16 := kifu.Move16(b.Vals[i] >> 16)
+		usi := ""
+		if m16 != 0 {
+			usi = m16.USI()
+		}
+		if _, err := st.ExecContext(ctx, int64(k), int64(m16), usi, int64(b.Vals[i]&0xffff)); err != nil {
+			return fmt.Errorf("train: writing the model's book %s: %w", t.name, err)
+		}
+	}
+	return nil
+}
+
+// readBook reads the book of table t (nil when the database has no such
+// table: a model from before the book).
+func readBook(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, t bookTableOf) (*features.Book, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, t.name).Scan(&n); err != nil {
+		return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+t.key+`, move16, count FROM `+t.name)
+	if err != nil {
+		return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
+	}
+	defer rows.Close()
+	type ent struct {
+		k uint64
+		v uint32
+	}
+	var es []ent
+	for rows.Next() {
+		var k, m, c int64
+		if err := rows.Scan(&k, &m, &c); err != nil {
+			return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
+		}
+		if m < 0 || m > 0xffff || c < 0 || c > 0xffff {
+			return nil, fmt.Errorf("train: reading the model's book %s: move16 %d count %d out of range", t.name, m, c)
+		}
+		es = append(es, ent{uint64(k), uint32(m)<<16 | uint32(c)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
+	}
+	sort.Slice(es, func(i, j int) bool {
+		if es[i].k != es[j].k {
+			return es[i].k < es[j].k
+		}
+		return es[i].v < es[j].v
+	})
+	b := &features.Book{Keys: make([]uint64, len(es)), Vals: make([]uint32, len(es))}
+	for i, e := range es {
+		b.Keys[i], b.Vals[i] = e.k, e.v
+	}
+	return b, nil
+}
+
+// CheckWritable makes sure that the model can be written to the database
+// db before a fit spends its time: it creates the model's tables if need
+// be and takes the database's write lock, then lets it go.
+func CheckWritable(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("train: the database cannot take the model: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, Schema); err != nil {
+		return fmt.Errorf("train: the database cannot take the model: %w", err)
+	}
+	// A write that changes nothing, so that a read-only database fails here.
+	if _, err := tx.ExecContext(ctx, `UPDATE model_runs SET id = id WHERE id = (SELECT max(id) FROM model_runs)`); err != nil {
+		return fmt.Errorf("train: the database cannot take the model: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("train: the database cannot take the model: %w", err)
+	}
+	return nil
+}

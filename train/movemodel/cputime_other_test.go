@@ -1,8 +1,0 @@
-//go:build !unix
-
-package movemodel
-
-import "time"
-
-// processCPU is not known on this system.
-func processCPU() (time.Duration, bool) { return 0, false }

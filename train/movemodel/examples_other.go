@@ -1,7 +1,0 @@
-//go:build !unix
-
-package movemodel
-
-// removeOpenFiles: an open file cannot be removed, so the examples file
-// keeps its name until the dataset is closed.
-const removeOpenFiles = false

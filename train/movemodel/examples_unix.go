@@ -1,7 +1,0 @@
-//go:build unix
-
-package movemodel
-
-// removeOpenFiles: an open file outlives its name, so the examples file
-// is removed as soon as it is created.
-const removeOpenFiles = true
