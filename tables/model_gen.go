@@ -4,10 +4,10 @@ package tables
 
 import _ "embed"
 
-// ModelDigest is the digest of the model's weights (see train/movemodel.WeightsDigest: the weights and the book).
+// ModelDigest is the digest of the model's weights (see train/modelfit.WeightsDigest: the weights and the book).
 const ModelDigest = "sha256:73cc4a2f4c8dde1c79143d210b0e0437e6c116cedc584d38de4e9eb151dddc11"
 
-// ModelFeatureVersion is the categorize/movemodel.Version the model was fitted with.
+// ModelFeatureVersion is the categorize/features.Version the model was fitted with.
 const ModelFeatureVersion = 9
 
 // ModelGames and ModelPositions count the model's training games and (non-forced) positions.
@@ -17,7 +17,7 @@ const (
 )
 
 // modelFile is the model's weights (48721 features, 36478 of them non-zero) and its opening and formation books
-// (90699 entries; see categorize/movemodel.Book and MergeBooks), in the format of tables/modelbin.
+// (90699 entries; see categorize/features.Book and MergeBooks), in the format of tables/modelbin.
 //
 //go:embed model.bin
 var modelFile []byte

@@ -38,7 +38,7 @@ var ExamplesSchema = arrow.NewSchema([]arrow.Field{
 	described(arrow.Field{Name: "move_index", Type: arrow.PrimitiveTypes.Int16}, "the move's index among the position's legal moves (move-generation order)"),
 	described(arrow.Field{Name: "played", Type: arrow.FixedWidthTypes.Boolean}, "whether it is the move played"),
 	described(arrow.Field{Name: "weight", Type: arrow.PrimitiveTypes.Float32}, "the position's weight in the fit"),
-	described(arrow.Field{Name: "features", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint16)}, "the move's feature ids (categorize/movemodel; names in model_weights)"),
+	described(arrow.Field{Name: "features", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint16)}, "the move's feature ids (categorize/features; names in model_weights)"),
 }, nil)
 
 // ExamplesParquet is the name of the Parquet twin of ExamplesFile.
