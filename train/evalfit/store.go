@@ -6,11 +6,10 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
-	"fmt"
 	"math"
-	"time"
 
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
+	"github.com/rpshogi/rpshogi/train/weights"
 )
 
 // Schema holds the learned evaluation's tables, in the training database
@@ -33,12 +32,11 @@ CREATE TABLE IF NOT EXISTS eval_runs(
 	digest          TEXT NOT NULL,
 	finished        TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS eval_weights(
-	feature_id INTEGER PRIMARY KEY,
-	name       TEXT NOT NULL,
-	weight     REAL NOT NULL
-);
-`
+CREATE TABLE IF NOT EXISTS eval_weights` + weights.Columns
+
+// store is the evaluation's weight store.
+var store = &weights.Store{Schema: Schema, Weights: "eval_weights", Runs: "eval_runs",
+	What: "the evaluation", Command: "rpshogi evalfit"}
 
 // Model is a fitted evaluation as stored: its weights by feature ID in
 // 1/evalfeat.Unit centipawns (what the engine compiles in), the scale K
@@ -91,36 +89,13 @@ func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
 	w := Fixed(r.Weights, r.Scale)
 	md := &Model{FeatureVersion: evalfeat.Version, Weights: w, Scale: r.Scale, Digest: WeightsDigest(evalfeat.Version, w),
 		Games: ds.Games, Positions: ds.Positions}
-	fail := func(err error) (*Model, error) { return nil, fmt.Errorf("train: writing the evaluation: %w", err) }
-	tx, err := db.BeginTx(ctx, nil)
+	err := store.Write(ctx, db, weights.Fit{N: len(w), Name: evalfeat.Name,
+		Value:      func(id int) float64 { return float64(w[id]) / evalfeat.Unit },
+		RunColumns: `feature_version, features, games, positions, options, iterations, objective, train_loss, scale, hand_loss, digest`,
+		RunValues: []any{evalfeat.Version, len(w), ds.Games, ds.Positions, info.Options, r.Iterations, r.Objective, r.Loss,
+			r.Scale, r.HandLoss, md.Digest}})
 	if err != nil {
-		return fail(err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, Schema); err != nil {
-		return fail(err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM eval_weights`); err != nil {
-		return fail(err)
-	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO eval_weights(feature_id, name, weight) VALUES(?, ?, ?)`)
-	if err != nil {
-		return fail(err)
-	}
-	defer st.Close()
-	for id, v := range w {
-		if _, err := st.ExecContext(ctx, id, evalfeat.Name(id), float64(v)/evalfeat.Unit); err != nil {
-			return fail(err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO eval_runs(feature_version, features, games, positions, options,
-		iterations, objective, train_loss, scale, hand_loss, digest, finished) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		evalfeat.Version, len(w), ds.Games, ds.Positions, info.Options, r.Iterations, r.Objective, r.Loss,
-		r.Scale, r.HandLoss, md.Digest, time.Now().UTC().Format(time.RFC3339)); err != nil {
-		return fail(err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fail(err)
+		return nil, err
 	}
 	return md, nil
 }
@@ -129,43 +104,24 @@ func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
 // eval_weights and the provenance of the last run. It fails when the
 // database has none, one of another feature version, or weights that are
 // not those of its last run.
-func Read(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}) (*Model, error) {
+func Read(ctx context.Context, q weights.Querier) (*Model, error) {
 	md := &Model{}
 	var digest string
-	err := q.QueryRowContext(ctx, `SELECT feature_version, games, positions, scale, digest FROM eval_runs ORDER BY id DESC LIMIT 1`).
-		Scan(&md.FeatureVersion, &md.Games, &md.Positions, &md.Scale, &digest)
-	if err != nil {
-		return nil, fmt.Errorf("train: reading the evaluation (fit one with \"rpshogi evalfit\"): %w", err)
+	if err := store.LastRun(ctx, q, `feature_version, games, positions, scale, digest`,
+		&md.FeatureVersion, &md.Games, &md.Positions, &md.Scale, &digest); err != nil {
+		return nil, err
 	}
-	if md.FeatureVersion != evalfeat.Version {
-		return nil, fmt.Errorf("train: the evaluation has feature version %d, this build %d: fit it again", md.FeatureVersion, evalfeat.Version)
+	if err := store.CheckVersion(md.FeatureVersion, evalfeat.Version); err != nil {
+		return nil, err
 	}
 	md.Weights = make([]int32, evalfeat.NumFeatures())
-	rows, err := q.QueryContext(ctx, `SELECT feature_id, weight FROM eval_weights`)
+	err := store.ReadWeights(ctx, q, len(md.Weights), func(id int, v float64) { md.Weights[id] = int32(math.Round(v * evalfeat.Unit)) })
 	if err != nil {
-		return nil, fmt.Errorf("train: reading the evaluation: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int
-		var v float64
-		if err := rows.Scan(&id, &v); err != nil {
-			return nil, fmt.Errorf("train: reading the evaluation: %w", err)
-		}
-		if id < 0 || id >= len(md.Weights) {
-			return nil, fmt.Errorf("train: reading the evaluation: feature %d out of range", id)
-		}
-		md.Weights[id] = int32(math.Round(v * evalfeat.Unit))
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("train: reading the evaluation: %w", err)
+		return nil, err
 	}
 	md.Digest = WeightsDigest(md.FeatureVersion, md.Weights)
-	if md.Digest != digest {
-		return nil, fmt.Errorf("train: the evaluation's weights (%s) do not match its last run (%s)", md.Digest, digest)
+	if err := store.CheckDigest(md.Digest, digest); err != nil {
+		return nil, err
 	}
 	return md, nil
 }

@@ -5,11 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 	"sort"
-	"time"
 
 	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/tables/modelbin"
+	"github.com/rpshogi/rpshogi/train/weights"
 )
 
 // Schema holds the model's tables, in the training database beside the
@@ -30,12 +30,7 @@ CREATE TABLE IF NOT EXISTS model_runs(
 	digest          TEXT NOT NULL,
 	finished        TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS model_weights(
-	feature_id INTEGER PRIMARY KEY,
-	name       TEXT NOT NULL,
-	weight     REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS model_book(
+CREATE TABLE IF NOT EXISTS model_weights` + weights.Columns + `CREATE TABLE IF NOT EXISTS model_book(
 	position_key INTEGER NOT NULL,
 	move16       INTEGER NOT NULL,
 	move         TEXT NOT NULL,
@@ -50,6 +45,10 @@ CREATE TABLE IF NOT EXISTS model_formation(
 	PRIMARY KEY(formation_key, move16)
 );
 `
+
+// store is the model's weight store.
+var store = &weights.Store{Schema: Schema, Weights: "model_weights", Runs: "model_runs",
+	What: "the model", Command: "rpshogi model fit"}
 
 // Model is a fitted model as stored: its weights by feature ID, as
 // float32 (what the engine uses), and their digest.
@@ -104,42 +103,20 @@ func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
 	md := &Model{FeatureVersion: features.Version, Weights: w, Book: info.Data.Book, Formation: info.Data.Formation,
 		Games: info.Data.Games, Positions: info.Data.Positions}
 	md.Digest = WeightsDigest(features.Version, w, md.Books())
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, fmt.Errorf("train: writing the model: %w", err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, Schema); err != nil {
-		return nil, fmt.Errorf("train: writing the model: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM model_weights`); err != nil {
-		return nil, fmt.Errorf("train: writing the model: %w", err)
-	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO model_weights(feature_id, name, weight) VALUES(?, ?, ?)`)
-	if err != nil {
-		return nil, fmt.Errorf("train: writing the model: %w", err)
-	}
-	defer st.Close()
-	for id, v := range w {
-		if _, err := st.ExecContext(ctx, id, features.Name(id), float64(v)); err != nil {
-			return nil, fmt.Errorf("train: writing the model: %w", err)
-		}
-	}
-	if err := writeBook(ctx, tx, bookTable, md.Book); err != nil {
-		return nil, err
-	}
-	if err := writeBook(ctx, tx, formationTable, md.Formation); err != nil {
-		return nil, err
-	}
 	r, ds := info.Result, info.Data
-	if _, err := tx.ExecContext(ctx, `INSERT INTO model_runs(feature_version, features, games, positions, moves, options,
-		iterations, objective, train_loglik, digest, finished) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		features.Version, len(w), ds.Games, ds.Positions, ds.Moves, info.Options, r.Iterations, r.Objective, r.LogLik,
-		md.Digest, time.Now().UTC().Format(time.RFC3339)); err != nil {
-		return nil, fmt.Errorf("train: writing the model: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("train: writing the model: %w", err)
+	err := store.Write(ctx, db, weights.Fit{N: len(w), Name: features.Name,
+		Value: func(id int) float64 { return float64(w[id]) },
+		Also: func(ctx context.Context, tx *sql.Tx) error {
+			if err := writeBook(ctx, tx, bookTable, md.Book); err != nil {
+				return err
+			}
+			return writeBook(ctx, tx, formationTable, md.Formation)
+		},
+		RunColumns: `feature_version, features, games, positions, moves, options, iterations, objective, train_loglik, digest`,
+		RunValues: []any{features.Version, len(w), ds.Games, ds.Positions, ds.Moves, info.Options, r.Iterations, r.Objective, r.LogLik,
+			md.Digest}})
+	if err != nil {
+		return nil, err
 	}
 	return md, nil
 }
@@ -147,39 +124,19 @@ func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
 // Read returns the model of the database q: the weights of model_weights
 // and the provenance of the last run. It fails when the database has no
 // model or one of another feature version.
-func Read(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}) (*Model, error) {
+func Read(ctx context.Context, q weights.Querier) (*Model, error) {
 	md := &Model{}
 	var digest string
-	err := q.QueryRowContext(ctx, `SELECT feature_version, games, positions, digest FROM model_runs ORDER BY id DESC LIMIT 1`).
-		Scan(&md.FeatureVersion, &md.Games, &md.Positions, &digest)
+	err := store.LastRun(ctx, q, `feature_version, games, positions, digest`, &md.FeatureVersion, &md.Games, &md.Positions, &digest)
 	if err != nil {
-		return nil, fmt.Errorf("train: reading the model (fit one with \"rpshogi model fit\"): %w", err)
+		return nil, err
 	}
-	if md.FeatureVersion != features.Version {
-		return nil, fmt.Errorf("train: the model has feature version %d, this build %d: fit it again", md.FeatureVersion, features.Version)
+	if err := store.CheckVersion(md.FeatureVersion, features.Version); err != nil {
+		return nil, err
 	}
 	md.Weights = make([]float32, features.NumFeatures())
-	rows, err := q.QueryContext(ctx, `SELECT feature_id, weight FROM model_weights`)
-	if err != nil {
-		return nil, fmt.Errorf("train: reading the model: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int
-		var v float64
-		if err := rows.Scan(&id, &v); err != nil {
-			return nil, fmt.Errorf("train: reading the model: %w", err)
-		}
-		if id < 0 || id >= len(md.Weights) {
-			return nil, fmt.Errorf("train: reading the model: feature %d out of range", id)
-		}
-		md.Weights[id] = float32(v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("train: reading the model: %w", err)
+	if err := store.ReadWeights(ctx, q, len(md.Weights), func(id int, v float64) { md.Weights[id] = float32(v) }); err != nil {
+		return nil, err
 	}
 	if md.Book, err = readBook(ctx, q, bookTable); err != nil {
 		return nil, err
@@ -188,8 +145,8 @@ func Read(ctx context.Context, q interface {
 		return nil, err
 	}
 	md.Digest = WeightsDigest(md.FeatureVersion, md.Weights, md.Books())
-	if md.Digest != digest {
-		return nil, fmt.Errorf("train: the model's weights (%s) do not match its last run (%s)", md.Digest, digest)
+	if err := store.CheckDigest(md.Digest, digest); err != nil {
+		return nil, err
 	}
 	return md, nil
 }
@@ -231,10 +188,7 @@ func writeBook(ctx context.Context, tx *sql.Tx, t bookTableOf, b *features.Book)
 
 // readBook reads the book of table t (nil when the database has no such
 // table: a model from before the book).
-func readBook(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, t bookTableOf) (*features.Book, error) {
+func readBook(ctx context.Context, q weights.Querier, t bookTableOf) (*features.Book, error) {
 	var n int
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, t.name).Scan(&n); err != nil {
 		return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
