@@ -21,7 +21,6 @@ package evalfit
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"runtime"
 	"slices"
@@ -32,6 +31,7 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/modelfit"
+	"github.com/rpshogi/rpshogi/train/stream"
 )
 
 // DataOptions chooses and weighs the training games.
@@ -86,48 +86,8 @@ func (o *DataOptions) weightOf(source string) float64 {
 	return 1
 }
 
-// Game is a game to train on.
-type Game struct {
-	ID        int64
-	Source    string
-	StartSFEN string
-	Moves     string
-	Result    kifu.Result
-}
-
-// ReadGames returns the games counted in the training database q (those
-// "rpshogi train" counted), in id order, with their results.
-func ReadGames(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}) ([]Game, error) {
-	rows, err := q.QueryContext(ctx, `SELECT g.id, g.source, g.start_sfen, g.moves, coalesce(g.result, '') FROM games g
-		JOIN game_stats s ON s.game_id = g.id ORDER BY g.id`)
-	if err != nil {
-		return nil, fmt.Errorf("train: reading games: %w", err)
-	}
-	defer rows.Close()
-	var gs []Game
-	for rows.Next() {
-		var g Game
-		var res string
-		if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves, &res); err != nil {
-			return nil, fmt.Errorf("train: reading games: %w", err)
-		}
-		switch res {
-		case kifu.BlackWin.String():
-			g.Result = kifu.BlackWin
-		case kifu.WhiteWin.String():
-			g.Result = kifu.WhiteWin
-		case kifu.Draw.String():
-			g.Result = kifu.Draw
-		}
-		gs = append(gs, g)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("train: reading games: %w", err)
-	}
-	return gs, nil
-}
+// Game is a game to train on, with its result.
+type Game = stream.Game
 
 // Dataset holds the quiet positions of the training games with their
 // features, in game order.
@@ -287,15 +247,10 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 		games = games[:opts.MaxGames]
 	}
 	ds := &Dataset{}
-	next := 0
-	err := collect(ctx, func() ([]Game, error) {
-		lo := next
-		next = min(next+batch, len(games))
-		return games[lo:next], nil
-	}, opts, ds, func(c *chunk) error {
+	err := collect(ctx, stream.Slice(games), opts, ds, func(c *chunk) error {
 		ds.chunks = append(ds.chunks, c)
 		return nil
-	})
+	}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -303,10 +258,10 @@ func Collect(ctx context.Context, games []Game, opts DataOptions) (*Dataset, err
 	return ds, nil
 }
 
-// collect extracts the games that next returns, batch by batch (at most
-// batch games each, none at the end), into the chunks it hands to emit in
-// the games' order, and counts them into ds.
-func collect(ctx context.Context, next func() ([]Game, error), opts DataOptions, ds *Dataset, emit func(*chunk) error) error {
+// collect extracts the games, batch by batch, into the chunks it hands to
+// emit in the games' order, and counts them into ds; progress, if set, is
+// called with the games done after each batch.
+func collect(ctx context.Context, games stream.Games, opts DataOptions, ds *Dataset, emit func(*chunk) error, progress func(int64)) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -316,15 +271,9 @@ func collect(ctx context.Context, next func() ([]Game, error), opts DataOptions,
 		_, ok := Target(g.Result)
 		return ok && opts.weightOf(g.Source) != 0
 	}
-	for {
-		games, err := next()
-		if err != nil {
-			return err
-		}
-		if len(games) == 0 {
-			return nil
-		}
-		err = train.ParallelRange(ctx, 0, len(games), workers, parts, func(i int) (*gameData, error) {
+	done := int64(0)
+	return stream.Batches(ctx, games, batch, func(games []Game) error {
+		err := train.ParallelRange(ctx, 0, len(games), workers, parts, func(i int) (*gameData, error) {
 			if !use(&games[i]) {
 				return nil, nil
 			}
@@ -380,7 +329,12 @@ func collect(ctx context.Context, next func() ([]Game, error), opts DataOptions,
 				return err
 			}
 		}
-	}
+		done += int64(len(games))
+		if progress != nil {
+			progress(done)
+		}
+		return nil
+	})
 }
 
 // errNoScale is FitHandScale's error when the hand-set evaluation does

@@ -37,7 +37,7 @@ func BenchmarkPass(b *testing.B) {
 	}
 	onDisk := *ds
 	onDisk.chunks, onDisk.file = nil, f
-	b.Logf("%d positions, %d comparisons, file %d bytes", ds.Positions, ds.Comparisons, f.offs[len(f.offs)-1])
+	b.Logf("%d positions, %d comparisons, file %d bytes", ds.Positions, ds.Comparisons, f.file.Size())
 	nf := evalfeat.NumFeatures()
 	w := make([]float64, nf)
 	for i := range w {

@@ -11,6 +11,7 @@ import (
 	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/train"
+	"github.com/rpshogi/rpshogi/train/stream"
 )
 
 // ErrNoPositions is FitDB's error when no game of the database has a
@@ -101,11 +102,6 @@ func collectDB(ctx context.Context, db *sql.DB, wd *workDir, name string, games 
 		progress = func(done int64) { data.Progress(done, games) }
 		progress(0)
 	}
-	next, stop, err := streamGames(ctx, db, data.MaxGames, progress)
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
 	f, err := createExamples(wd.path, name)
 	if err != nil {
 		return nil, err
@@ -114,7 +110,11 @@ func collectDB(ctx context.Context, db *sql.DB, wd *workDir, name string, games 
 	if data.Sample > 0 && data.Sample < 1 {
 		ds.Sample = data.Sample
 	}
-	err = collect(ctx, next, data, ds, f.write)
+	src := stream.DBGames(db)
+	if data.MaxGames > 0 {
+		src = stream.First(src, data.MaxGames)
+	}
+	err = collect(ctx, src, data, ds, f.write, progress)
 	if err == nil {
 		err = f.finish()
 	}

@@ -1,7 +1,6 @@
 package evalfit
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/engine/evalfeat"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/train/stream"
 )
 
 // Streaming: a fit extracts its training examples once into a file of
@@ -39,13 +39,10 @@ import (
 // The header's length in words.
 const headerWords = 5
 
-// examplesFile is the chunks of a dataset on disk.
+// examplesFile is the chunks of a dataset on disk, a record each.
 type examplesFile struct {
-	f    *os.File
+	file *stream.File
 	path string
-	// record b is at offs[b] (offs[b+1] its end), in bytes.
-	offs []int64
-	w    *bufio.Writer
 }
 
 // createExamples creates the file of examples name in dir.
@@ -55,16 +52,16 @@ func createExamples(dir, name string) (*examplesFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: evaluation examples: %w", err)
 	}
-	return &examplesFile{f: f, path: p, offs: []int64{0}, w: bufio.NewWriterSize(f, 1<<20)}, nil
+	return &examplesFile{file: stream.NewFile(f), path: p}, nil
 }
 
 // close closes and removes the file.
 func (e *examplesFile) close() error {
-	err := e.f.Close()
+	err := e.file.Close()
 	return errors.Join(err, os.Remove(e.path))
 }
 
-func (e *examplesFile) chunks() int { return len(e.offs) - 1 }
+func (e *examplesFile) chunks() int { return e.file.Len() }
 
 // asBytes returns the memory of s as bytes.
 func asBytes[T any](s []T) []byte {
@@ -86,21 +83,17 @@ func as[T any](w []uint32, off, n int) []T {
 func (e *examplesFile) write(c *chunk) error {
 	hdr := [headerWords]uint32{uint32(len(c.target)), uint32(len(c.feats)), uint32(len(c.cweight)),
 		uint32(len(c.cmove) - 1), uint32(len(c.cfeats))}
-	n := int64(0)
-	for _, b := range [][]byte{asBytes(hdr[:]), asBytes(c.target), asBytes(c.weight), asBytes(c.hand),
-		asBytes(c.pos), asBytes(c.feats), asBytes(c.cgroup), asBytes(c.cmove), asBytes(c.cfeats), asBytes(c.cweight)} {
-		if _, err := e.w.Write(b); err != nil {
-			return fmt.Errorf("train: writing the evaluation examples: %w", err)
-		}
-		n += int64(len(b))
+	err := e.file.Append(asBytes(hdr[:]), asBytes(c.target), asBytes(c.weight), asBytes(c.hand),
+		asBytes(c.pos), asBytes(c.feats), asBytes(c.cgroup), asBytes(c.cmove), asBytes(c.cfeats), asBytes(c.cweight))
+	if err != nil {
+		return fmt.Errorf("train: writing the evaluation examples: %w", err)
 	}
-	e.offs = append(e.offs, e.offs[len(e.offs)-1]+n)
 	return nil
 }
 
 // finish flushes what write buffered.
 func (e *examplesFile) finish() error {
-	if err := e.w.Flush(); err != nil {
+	if err := e.file.Flush(); err != nil {
 		return fmt.Errorf("train: writing the evaluation examples: %w", err)
 	}
 	return nil
@@ -113,11 +106,11 @@ var errCorrupt = errors.New("train: the evaluation examples are corrupt")
 // from one read to the next); only the results' part when light (c's
 // features and comparisons are then empty).
 func (e *examplesFile) read(b int, c *chunk, light bool) error {
-	lo, hi := e.offs[b], e.offs[b+1]
-	if (hi-lo)%4 != 0 || hi-lo < 4*headerWords {
+	size := e.file.RecordSize(b)
+	if size%4 != 0 || size < 4*headerWords {
 		return errCorrupt
 	}
-	words := int((hi - lo) / 4)
+	words := int(size / 4)
 	if light {
 		// The header, then the light part once its length is known.
 		words = headerWords
@@ -127,13 +120,13 @@ func (e *examplesFile) read(b int, c *chunk, light bool) error {
 			c.raw = make([]uint32, words)
 		}
 		c.raw = c.raw[:words]
-		if _, err := e.f.ReadAt(asBytes(c.raw), lo); err != nil {
+		if err := e.file.ReadAt(b, asBytes(c.raw), 0); err != nil {
 			return fmt.Errorf("train: reading the evaluation examples: %w", err)
 		}
 		if !light || pass == 1 {
 			break
 		}
-		words = min(headerWords+3*int(c.raw[0]), int((hi-lo)/4))
+		words = min(headerWords+3*int(c.raw[0]), int(size/4))
 	}
 	w := c.raw
 	n, f, k, m, cf := int(w[0]), int(w[1]), int(w[2]), int(w[3]), int(w[4])

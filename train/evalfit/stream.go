@@ -4,13 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-
-	"github.com/rpshogi/rpshogi/kifu"
 )
-
-// gamesQuery selects the games "rpshogi train" counted, in id order.
-const gamesQuery = `SELECT g.id, g.source, g.start_sfen, g.moves, coalesce(g.result, '') FROM games g
-	JOIN game_stats s ON s.game_id = g.id ORDER BY g.id`
 
 // countGames returns the number of games FitDB fits on (at most
 // maxGames when positive) and the number of their positions.
@@ -26,57 +20,4 @@ func countGames(ctx context.Context, db *sql.DB, maxGames int) (games, positions
 		return 0, 0, fmt.Errorf("train: counting the games: %w", err)
 	}
 	return games, positions, nil
-}
-
-func scanGame(rows *sql.Rows, g *Game) error {
-	var res string
-	if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves, &res); err != nil {
-		return fmt.Errorf("train: reading games: %w", err)
-	}
-	g.Result = kifu.NoResult
-	switch res {
-	case kifu.BlackWin.String():
-		g.Result = kifu.BlackWin
-	case kifu.WhiteWin.String():
-		g.Result = kifu.WhiteWin
-	case kifu.Draw.String():
-		g.Result = kifu.Draw
-	}
-	return nil
-}
-
-// streamGames returns the function that reads the games of db (the
-// first maxGames when positive) batch games at a time, in id order, for
-// collect, and the function that ends the reading: only a batch of games
-// is in memory at a time.
-func streamGames(ctx context.Context, db *sql.DB, maxGames int, progress func(int64)) (next func() ([]Game, error), stop func() error, err error) {
-	limit := int64(-1)
-	if maxGames > 0 {
-		limit = int64(maxGames)
-	}
-	rows, err := db.QueryContext(ctx, gamesQuery+` LIMIT ?`, limit)
-	if err != nil {
-		return nil, nil, fmt.Errorf("train: reading games: %w", err)
-	}
-	buf := make([]Game, batch)
-	done := int64(0)
-	next = func() ([]Game, error) {
-		n := 0
-		for n < batch && rows.Next() {
-			if err := scanGame(rows, &buf[n]); err != nil {
-				return nil, err
-			}
-			n++
-		}
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("train: reading games: %w", err)
-		}
-		if progress != nil && n > 0 {
-			// The games of the previous batch are done.
-			progress(done)
-		}
-		done += int64(n)
-		return buf[:n], nil
-	}
-	return next, rows.Close, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/categorize/features"
+	"github.com/rpshogi/rpshogi/train/stream"
 )
 
 // BenchmarkFitPass times one pass of the fit (the objective and its
@@ -27,7 +28,7 @@ func BenchmarkFitPass(b *testing.B) {
 			if c.spill {
 				opts.Spill = b.TempDir()
 			}
-			ds, err := Collect(ctx, SliceGames(games), opts)
+			ds, err := Collect(ctx, stream.Slice(games), opts)
 			if err != nil {
 				b.Fatal(err)
 			}

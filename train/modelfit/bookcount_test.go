@@ -11,6 +11,7 @@ import (
 
 	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/train/stream"
 )
 
 // TestBookCounter counts the books of real games with bookCounters whose
@@ -22,7 +23,7 @@ func TestBookCounter(t *testing.T) {
 	for _, runLen := range []int{1 << 19, 300, 64} {
 		defer func(n int) { bookRunLen = n }(bookRunLen)
 		bookRunLen = runLen
-		book, form, _, err := countBook(context.Background(), SliceGames(games), &DataOptions{Spill: t.TempDir()}, true)
+		book, form, _, err := countBook(context.Background(), stream.Slice(games), &DataOptions{Spill: t.TempDir()}, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func TestSample(t *testing.T) {
 		moved[i].ID += 1000
 	}
 	kept := func(gs []Game, opts DataOptions) (map[string]bool, *Dataset) {
-		ds, err := Collect(ctx, SliceGames(gs), opts)
+		ds, err := Collect(ctx, stream.Slice(gs), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,13 +121,13 @@ func TestSample(t *testing.T) {
 func TestBookCap(t *testing.T) {
 	games, _ := proGames(t, 12)
 	ctx := context.Background()
-	full, fullForm, _, err := countBook(ctx, SliceGames(games), &DataOptions{}, true)
+	full, fullForm, _, err := countBook(ctx, stream.Slice(games), &DataOptions{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func(n int) { MaxBookEntries = n }(MaxBookEntries)
 	MaxBookEntries = full.Len() / 3
-	book, form, _, err := countBook(ctx, SliceGames(games), &DataOptions{Spill: t.TempDir()}, true)
+	book, form, _, err := countBook(ctx, stream.Slice(games), &DataOptions{Spill: t.TempDir()}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package modelfit
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"runtime"
@@ -12,6 +10,7 @@ import (
 	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/train"
+	"github.com/rpshogi/rpshogi/train/stream"
 )
 
 // SourceWeight gives the positions of the games whose source contains
@@ -159,109 +158,10 @@ type chunk struct {
 }
 
 // Game is a game to train on: its start position, moves (USI) and source.
-type Game struct {
-	ID        int64
-	Source    string
-	StartSFEN string
-	Moves     string
-}
+type Game = stream.Game
 
-// Games calls yield with each training game in order, until yield
-// returns an error; it can be called more than once (Collect reads the
-// games twice).
-type Games func(ctx context.Context, yield func(*Game) error) error
-
-// SliceGames returns the games of gs.
-func SliceGames(gs []Game) Games {
-	return func(ctx context.Context, yield func(*Game) error) error {
-		for i := range gs {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := yield(&gs[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
-
-// firstGames returns the first n games of games.
-func firstGames(games Games, n int) Games {
-	errEnough := errors.New("enough")
-	return func(ctx context.Context, yield func(*Game) error) error {
-		k := 0
-		err := games(ctx, func(g *Game) error {
-			if k == n {
-				return errEnough
-			}
-			k++
-			return yield(g)
-		})
-		if err == errEnough {
-			return nil
-		}
-		return err
-	}
-}
-
-// Querier is a database or a transaction.
-type Querier interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}
-
-// gamesPage is the number of games DBGames reads per query.
-const gamesPage = 512
-
-// DBGames returns the games counted in the training database q (those
-// with counts in game_stats: the games "rpshogi train" trained on), in id
-// order, read a page at a time: the games are never all in memory.
-func DBGames(q Querier) Games {
-	return func(ctx context.Context, yield func(*Game) error) error {
-		page := make([]Game, 0, gamesPage)
-		last := int64(-1 << 63)
-		for {
-			page = page[:0]
-			rows, err := q.QueryContext(ctx, `SELECT g.id, g.source, g.start_sfen, g.moves FROM games g
-				JOIN game_stats s ON s.game_id = g.id WHERE g.id > ? ORDER BY g.id LIMIT ?`, last, gamesPage)
-			if err != nil {
-				return fmt.Errorf("train: reading games: %w", err)
-			}
-			for rows.Next() {
-				var g Game
-				if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves); err != nil {
-					rows.Close()
-					return fmt.Errorf("train: reading games: %w", err)
-				}
-				page = append(page, g)
-			}
-			err = rows.Err()
-			rows.Close()
-			if err != nil {
-				return fmt.Errorf("train: reading games: %w", err)
-			}
-			for i := range page {
-				if err := yield(&page[i]); err != nil {
-					return err
-				}
-			}
-			if len(page) < gamesPage {
-				return nil
-			}
-			last = page[len(page)-1].ID
-		}
-	}
-}
-
-// ReadGames returns the games of DBGames(q) in a slice.
-func ReadGames(ctx context.Context, q Querier) ([]Game, error) {
-	var gs []Game
-	err := DBGames(q)(ctx, func(g *Game) error {
-		gs = append(gs, *g)
-		return nil
-	})
-	return gs, err
-}
+// Games are the training games, in order (stream.Slice, stream.DBGames).
+type Games = stream.Games
 
 func (o *DataOptions) weightOf(source string) float64 {
 	for _, w := range o.Weights {
@@ -357,7 +257,7 @@ func extractGame(g *Game, drop *[features.GroupNB]bool, book *features.Book, kee
 var batch = 32
 
 // Collect extracts the dataset of games (the training games, in order:
-// SliceGames, DBGames). Games are replayed in parallel, batch by batch;
+// stream.Slice, stream.DBGames). Games are replayed in parallel, batch by batch;
 // the dataset is assembled in the games' order, so it does not depend on
 // the number of workers. A game that does not replay is an error (the
 // database holds only replayed games). With opts.Spill set, the examples
@@ -365,7 +265,7 @@ var batch = 32
 // the number of games; the Dataset must be closed.
 func Collect(ctx context.Context, games Games, opts DataOptions) (*Dataset, error) {
 	if opts.MaxGames > 0 {
-		games = firstGames(games, opts.MaxGames)
+		games = stream.First(games, opts.MaxGames)
 	}
 	var drop [features.GroupNB]bool
 	for _, g := range opts.Without {
@@ -395,7 +295,11 @@ func Collect(ctx context.Context, games Games, opts DataOptions) (*Dataset, erro
 	} else {
 		ds.store = &memStore{}
 	}
-	if err := ds.collect(ctx, games, &opts, &drop, workers); err != nil {
+	err = ds.collect(ctx, games, &opts, &drop, workers)
+	if err == nil {
+		err = ds.store.finish()
+	}
+	if err != nil {
 		ds.Close()
 		return nil, err
 	}
@@ -408,9 +312,8 @@ func (ds *Dataset) collect(ctx context.Context, games Games, opts *DataOptions, 
 	book := features.MergeBooks(ds.Book, ds.Formation)
 	keep := sampleThreshold(ds.Rate)
 	parts := make([]*gameData, batch)
-	pending := make([]Game, 0, batch)
 	var done int64
-	flush := func() error {
+	return stream.Batches(ctx, games, batch, func(pending []Game) error {
 		err := train.ParallelRange(ctx, 0, len(pending), workers, parts, func(i int) (*gameData, error) {
 			if opts.weightOf(pending[i].Source) == 0 {
 				return nil, nil
@@ -427,20 +330,8 @@ func (ds *Dataset) collect(ctx context.Context, games Games, opts *DataOptions, 
 		if opts.Progress != nil {
 			opts.Progress(done)
 		}
-		pending = pending[:0]
-		return nil
-	}
-	err := games(ctx, func(g *Game) error {
-		pending = append(pending, *g)
-		if len(pending) == batch {
-			return flush()
-		}
 		return nil
 	})
-	if err == nil && len(pending) > 0 {
-		err = flush()
-	}
-	return err
 }
 
 // addChunk assembles the examples of a batch of games, in order, into a
@@ -516,13 +407,26 @@ func countBook(ctx context.Context, games Games, opts *DataOptions, books bool) 
 	// counts are integers: the books do not depend on the order anyway).
 	type gameBooks struct{ pos, form []bookEntry }
 	var offered int64
-	pending := make([]*Game, 0, batch)
 	parts := make([]*gameBooks, batch)
-	flush := func() error {
+	counted := func(ctx context.Context, yield func(*Game) error) error {
+		return games(ctx, func(g *Game) error {
+			if opts.weightOf(g.Source) == 0 {
+				return nil
+			}
+			if g.Moves != "" {
+				offered += int64(strings.Count(g.Moves, " ") + 1)
+			}
+			if !books {
+				return nil
+			}
+			return yield(g)
+		})
+	}
+	err := stream.Batches(ctx, counted, batch, func(pending []Game) error {
 		err := train.ParallelRange(ctx, 0, len(pending), workers, parts, func(i int) (*gameBooks, error) {
 			gb := &gameBooks{}
 			var fc features.FormationCounts
-			if err := countGame(pending[i], &gb.pos, &fc); err != nil {
+			if err := countGame(&pending[i], &gb.pos, &fc); err != nil {
 				return nil, err
 			}
 			fc.Each(func(k uint64, n uint32) {
@@ -548,29 +452,8 @@ func countBook(ctx context.Context, games Games, opts *DataOptions, books bool) 
 			}
 			parts[i] = nil
 		}
-		pending = pending[:0]
-		return nil
-	}
-	err := games(ctx, func(g *Game) error {
-		if opts.weightOf(g.Source) == 0 {
-			return nil
-		}
-		if g.Moves != "" {
-			offered += int64(strings.Count(g.Moves, " ") + 1)
-		}
-		if !books {
-			return nil
-		}
-		c := *g
-		pending = append(pending, &c)
-		if len(pending) == batch {
-			return flush()
-		}
 		return nil
 	})
-	if err == nil && len(pending) > 0 {
-		err = flush()
-	}
 	if err != nil {
 		return nil, nil, 0, err
 	}

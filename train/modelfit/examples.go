@@ -3,11 +3,11 @@ package modelfit
 import (
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
 	"os"
 
 	"github.com/rpshogi/rpshogi/categorize/features"
+	"github.com/rpshogi/rpshogi/train/stream"
 )
 
 // exampleStore holds the chunks of a Dataset, in memory or spilled to a
@@ -23,6 +23,8 @@ type exampleStore interface {
 	get(i int, buf *chunk) (*chunk, error)
 	// bytes returns the size of the examples as stored.
 	bytes() int64
+	// finish ends the adding: the chunks can then be read.
+	finish() error
 	close() error
 }
 
@@ -40,6 +42,7 @@ func (s *memStore) add(c *chunk) error {
 func (s *memStore) len() int                            { return len(s.chunks) }
 func (s *memStore) get(i int, _ *chunk) (*chunk, error) { return s.chunks[i], nil }
 func (s *memStore) bytes() int64                        { return s.size }
+func (s *memStore) finish() error                       { return nil }
 func (s *memStore) close() error                        { s.chunks = nil; return nil }
 
 // chunkBytes returns the memory the slices of c take.
@@ -104,6 +107,13 @@ func (s *splitStore) spilled() int64 {
 	return s.file.bytes()
 }
 
+func (s *splitStore) finish() error {
+	if s.file != nil {
+		return s.file.finish()
+	}
+	return nil
+}
+
 func (s *splitStore) close() error {
 	s.mem.close()
 	if s.file != nil {
@@ -117,9 +127,8 @@ func (s *splitStore) close() error {
 // file is closed or the process ends, even by SIGKILL, so a killed fit
 // leaves nothing behind). Only the offsets of the chunks stay in memory.
 type fileStore struct {
-	f   *os.File
-	off []int64 // chunk i is f[off[i]:off[i+1]]
-	enc []byte
+	file *stream.File
+	enc  []byte
 }
 
 // newFileStore creates the examples file in dir.
@@ -128,7 +137,13 @@ func newFileStore(dir string) (*fileStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fileStore{f: f, off: []int64{0}}, nil
+	return &fileStore{file: stream.NewFile(f)}, nil
+}
+
+// spillFile is a spill file, or the File of records written to it.
+type spillFile interface {
+	Close() error
+	Name() string
 }
 
 // newSpillFile creates a file for the fit's own use in dir ("":
@@ -150,7 +165,7 @@ func newSpillFile(dir, pattern string) (*os.File, error) {
 	return f, nil
 }
 
-func closeSpillFile(f *os.File) error {
+func closeSpillFile(f spillFile) error {
 	err := f.Close()
 	if !removeOpenFiles {
 		if e := os.Remove(f.Name()); err == nil {
@@ -162,23 +177,30 @@ func closeSpillFile(f *os.File) error {
 
 func (s *fileStore) add(c *chunk) error {
 	s.enc = encodeChunk(s.enc[:0], c)
-	if _, err := s.f.Write(s.enc); err != nil {
+	if err := s.file.Append(s.enc); err != nil {
 		return fmt.Errorf("train: writing the fit's examples: %w", err)
 	}
-	s.off = append(s.off, s.off[len(s.off)-1]+int64(len(s.enc)))
 	return nil
 }
 
-func (s *fileStore) len() int     { return len(s.off) - 1 }
-func (s *fileStore) bytes() int64 { return s.off[len(s.off)-1] }
+// finish writes what add buffered.
+func (s *fileStore) finish() error {
+	if err := s.file.Flush(); err != nil {
+		return fmt.Errorf("train: writing the fit's examples: %w", err)
+	}
+	return nil
+}
+
+func (s *fileStore) len() int     { return s.file.Len() }
+func (s *fileStore) bytes() int64 { return s.file.Size() }
 
 func (s *fileStore) get(i int, buf *chunk) (*chunk, error) {
-	n := s.off[i+1] - s.off[i]
+	n := s.file.RecordSize(i)
 	if int64(cap(buf.raw)) < n {
 		buf.raw = make([]byte, n)
 	}
 	raw := buf.raw[:n]
-	if _, err := s.f.ReadAt(raw, s.off[i]); err != nil && err != io.EOF {
+	if err := s.file.ReadAt(i, raw, 0); err != nil {
 		return nil, fmt.Errorf("train: reading the fit's examples: %w", err)
 	}
 	if err := decodeChunk(raw, buf); err != nil {
@@ -187,7 +209,7 @@ func (s *fileStore) get(i int, buf *chunk) (*chunk, error) {
 	return buf, nil
 }
 
-func (s *fileStore) close() error { return closeSpillFile(s.f) }
+func (s *fileStore) close() error { return closeSpillFile(s.file) }
 
 // The encoding of a chunk: uvarints np, nm, nf (positions, moves,
 // features); then per position its number of legal moves, the played

@@ -21,6 +21,7 @@ import (
 	"github.com/rpshogi/rpshogi/kifu"
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/train"
+	"github.com/rpshogi/rpshogi/train/stream"
 )
 
 // proGames returns the first n professional games of the shared corpus
@@ -67,7 +68,7 @@ func TestFitDeterministic(t *testing.T) {
 			if spill {
 				opts.Spill, opts.InMemory = t.TempDir(), inMemory
 			}
-			ds, err := Collect(ctx, SliceGames(games), opts)
+			ds, err := Collect(ctx, stream.Slice(games), opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,11 +113,11 @@ func TestSpillRoundTrip(t *testing.T) {
 	defer func(b int) { batch = b }(batch)
 	batch = 2
 	ctx := context.Background()
-	mem, err := Collect(ctx, SliceGames(games), DataOptions{})
+	mem, err := Collect(ctx, stream.Slice(games), DataOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	disk, err := Collect(ctx, SliceGames(games), DataOptions{Spill: t.TempDir()})
+	disk, err := Collect(ctx, stream.Slice(games), DataOptions{Spill: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestSpillRoundTrip(t *testing.T) {
 func TestGradient(t *testing.T) {
 	games, _ := proGames(t, 1)
 	ctx := context.Background()
-	ds, err := Collect(ctx, SliceGames(games), DataOptions{})
+	ds, err := Collect(ctx, stream.Slice(games), DataOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestGradient(t *testing.T) {
 func TestStoreGenerate(t *testing.T) {
 	games, paths := proGames(t, 3)
 	ctx := context.Background()
-	ds, err := Collect(ctx, SliceGames(games), DataOptions{})
+	ds, err := Collect(ctx, stream.Slice(games), DataOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +360,7 @@ func TestStoreGenerate(t *testing.T) {
 // features those of the dataset; and the same bytes twice.
 func TestWriteExamples(t *testing.T) {
 	games, _ := proGames(t, 2)
-	ds, err := Collect(context.Background(), SliceGames(games), DataOptions{})
+	ds, err := Collect(context.Background(), stream.Slice(games), DataOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

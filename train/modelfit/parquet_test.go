@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 	"github.com/rpshogi/rpshogi/categorize/features"
 	"github.com/rpshogi/rpshogi/train"
+	"github.com/rpshogi/rpshogi/train/stream"
 )
 
 // TestWriteExamplesParquet checks the Parquet twin of the examples: the
@@ -18,7 +19,7 @@ import (
 // version) and the field descriptions.
 func TestWriteExamplesParquet(t *testing.T) {
 	games, _ := proGames(t, 2)
-	ds, err := Collect(context.Background(), SliceGames(games), DataOptions{})
+	ds, err := Collect(context.Background(), stream.Slice(games), DataOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/rpshogi/rpshogi/cmd/internal/progress"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/modelfit"
+	"github.com/rpshogi/rpshogi/train/stream"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -198,7 +199,7 @@ func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 		opts.Extracted(0, total)
 		data.Progress = func(done int64) { opts.Extracted(done, total) }
 	}
-	ds, err := modelfit.Collect(ctx, modelfit.DBGames(db), data)
+	ds, err := modelfit.Collect(ctx, stream.DBGames(db), data)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/train"
 	"github.com/rpshogi/rpshogi/train/modelfit"
+	"github.com/rpshogi/rpshogi/train/stream"
 )
 
 var updateShots = flag.Bool("update-screenshots", false, "write the chromium screenshot of the test report to docs/report/")
@@ -102,11 +103,11 @@ func fit(ctx context.Context, path string) error {
 		return err
 	}
 	defer db.Close()
-	games, err := modelfit.ReadGames(ctx, db)
+	games, err := stream.ReadGames(ctx, db)
 	if err != nil {
 		return err
 	}
-	ds, err := modelfit.Collect(ctx, modelfit.SliceGames(games), modelfit.DataOptions{})
+	ds, err := modelfit.Collect(ctx, stream.Slice(games), modelfit.DataOptions{})
 	if err != nil {
 		return err
 	}
