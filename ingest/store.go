@@ -5,12 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 
+	"github.com/rpshogi/rpshogi/ingest/sqlitedb"
 	"github.com/rpshogi/rpshogi/kifu"
-	// The SQLite driver (cgo), registered as "sqlite3".
-	_ "github.com/mattn/go-sqlite3"
 )
 
 // SchemaVersion is the version of the ingest tables, kept in PRAGMA
@@ -81,12 +79,7 @@ const digestMeta = `hex SHA-256 of "sfen " + BoardSFEN(start position, no move n
 // instead of failing half-way. It does not create tables: NewStore and
 // InitSchema do, inside the caller's transaction.
 func OpenDB(path string) (*sql.DB, error) {
-	q := url.Values{}
-	q.Set("_journal_mode", "WAL")
-	q.Set("_foreign_keys", "on")
-	q.Set("_busy_timeout", "10000")
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+	db, err := sqlitedb.Open(path, sqlitedb.Options{WAL: true, ForeignKeys: true, Immediate: true})
 	if err != nil {
 		return nil, fmt.Errorf("ingest: opening %s: %w", path, err)
 	}

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/rpshogi/rpshogi/ingest"
+	"github.com/rpshogi/rpshogi/ingest/sqlitedb"
 )
 
 // tempInfix is in the name of every temporary file Train creates:
@@ -163,7 +163,7 @@ func openTrainDB(path string) (*trainDB, error) {
 // connection that changes nothing (ingest.OpenDB would switch a damaged
 // database to WAL before the check).
 func quickCheck(ctx context.Context, path string) error {
-	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: path}).EscapedPath()+"?_busy_timeout=10000")
+	db, err := sqlitedb.Open(path, sqlitedb.Options{})
 	if err != nil {
 		return fmt.Errorf("train: opening %s: %w", path, err)
 	}

@@ -6,12 +6,12 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
-	"net/url"
 	"os"
 	"strconv"
 
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/ingest"
+	"github.com/rpshogi/rpshogi/ingest/sqlitedb"
 )
 
 // SchemaVersion is the version of train's tables, kept in the meta table
@@ -241,6 +241,17 @@ func targetOf(c categorize.Info) sql.NullString {
 type Queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// CountedGames returns the number of games the training database q has
+// counted (the rows of game_stats: the games its counts, and the fits on
+// its games, were trained on).
+func CountedGames(ctx context.Context, q Queryer) (int64, error) {
+	var n int64
+	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&n); err != nil {
+		return 0, fmt.Errorf("train: counting games: %w", err)
+	}
+	return n, nil
 }
 
 // ReadTally reads the cumulative counts of a training database: the
@@ -483,17 +494,11 @@ func openDB(path string, write bool) (*sql.DB, error) {
 	if fi.IsDir() {
 		return nil, fmt.Errorf("train: %s is a folder, not a database", path)
 	}
-	q := url.Values{}
+	o := sqlitedb.Options{Mode: sqlitedb.ReadOnly}
 	if write {
-		q.Set("mode", "rw")
-		q.Set("_foreign_keys", "on")
-		q.Set("_txlock", "immediate")
-	} else {
-		q.Set("mode", "ro")
-		q.Set("_query_only", "true")
+		o = sqlitedb.Options{Mode: sqlitedb.Existing, ForeignKeys: true, Immediate: true}
 	}
-	q.Set("_busy_timeout", "10000")
-	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+	db, err := sqlitedb.Open(path, o)
 	if err != nil {
 		return nil, fmt.Errorf("train: opening %s: %w", path, err)
 	}

@@ -12,12 +12,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
-	_ "github.com/mattn/go-sqlite3" // the driver "sqlite3"
+	"github.com/rpshogi/rpshogi/ingest/sqlitedb"
 )
 
 // sqliteMagic starts every SQLite database file.
@@ -82,14 +81,7 @@ func ReadOnly(step, path string) (*sql.DB, error) {
 // immutable) and reads its schema, so that a database that cannot be read
 // fails here.
 func openSQLiteRO(path string, immutable bool) (*sql.DB, error) {
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Set("_query_only", "true")
-	q.Set("_busy_timeout", "10000")
-	if immutable {
-		q.Set("immutable", "1")
-	}
-	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+	db, err := sqlitedb.Open(path, sqlitedb.Options{Mode: sqlitedb.ReadOnly, Immutable: immutable})
 	if err != nil {
 		return nil, err
 	}

@@ -71,8 +71,8 @@ func HeldOut(ctx context.Context, db *sql.DB, dbPath string, opts HeldOutOptions
 		return nil, dbopen.AsStep("evaluate", err)
 	}
 	r := &Report{DB: dbPath, Tally: tally}
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&r.Trained); err != nil {
-		return nil, fmt.Errorf("evaluate: %w", err)
+	if r.Trained, err = train.CountedGames(ctx, db); err != nil {
+		return nil, dbopen.AsStep("evaluate", err)
 	}
 	if len(opts.Paths) == 0 {
 		return r, nil

@@ -189,9 +189,9 @@ func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 		data.InMemory = DefaultInMemory
 	}
 	if opts.Extracted != nil {
-		var total int64
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM game_stats`).Scan(&total); err != nil {
-			return fmt.Errorf("train: counting games: %w", err)
+		total, err := train.CountedGames(ctx, db)
+		if err != nil {
+			return err
 		}
 		if data.MaxGames > 0 {
 			total = min(total, int64(data.MaxGames))

@@ -109,8 +109,8 @@ func Build(ctx context.Context, opts Options) (*Data, error) {
 		return nil, err
 	}
 	d.Total = *t
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&d.Games); err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+	if d.Games, err = train.CountedGames(ctx, db); err != nil {
+		return nil, err
 	}
 	if d.CorpusDigest, err = train.CorpusDigest(ctx, db); err != nil {
 		return nil, err

@@ -72,8 +72,8 @@ func FromDB(ctx context.Context, path string) ([]byte, tables.Provenance, error)
 	if err != nil {
 		return nil, prov, dbopen.AsStep("tables", err)
 	}
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM game_stats").Scan(&prov.Games); err != nil {
-		return nil, prov, fmt.Errorf("tables: counting games: %w", err)
+	if prov.Games, err = train.CountedGames(ctx, db); err != nil {
+		return nil, prov, dbopen.AsStep("tables", err)
 	}
 	prov.Source = "sha256:" + digest
 	prov.Positions = t.Positions
