@@ -35,6 +35,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/rpshogi/rpshogi/cmd/internal/loadavg"
 )
 
 // step is one pipeline step: its name, its arguments (after the binary)
@@ -218,7 +220,7 @@ func measure(ctx context.Context, c *config, d string, st step) (*row, error) {
 	}
 	defer logf.Close()
 	fmt.Fprintf(logf, "$ %s %s\n", c.bin, strings.Join(args, " "))
-	r := &row{Games: c.size, Step: st.name, Load: loadavg(), Command: "rpshogi " + strings.Join(args, " "), Started: time.Now().UTC().Format(time.RFC3339)}
+	r := &row{Games: c.size, Step: st.name, Load: loadavg.Read(), Command: "rpshogi " + strings.Join(args, " "), Started: time.Now().UTC().Format(time.RFC3339)}
 	fmt.Fprintf(os.Stderr, "%d games, %s: %s (load %s)\n", c.size, st.name, r.Command, r.Load)
 	cmd := exec.CommandContext(ctx, c.bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
@@ -281,17 +283,4 @@ func size(p string) int64 {
 		return nil
 	})
 	return n
-}
-
-// loadavg returns the 1, 5 and 15 minute load averages ("" if unknown).
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
 }

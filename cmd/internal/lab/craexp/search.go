@@ -2,10 +2,9 @@ package craexp
 
 import (
 	"context"
-	"os"
-	"strings"
 
 	"github.com/rpshogi/rpshogi/categorize/cra"
+	"github.com/rpshogi/rpshogi/cmd/internal/loadavg"
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
@@ -103,7 +102,7 @@ func Search(ctx context.Context, rec *kifu.Record, opts SearchOptions) (*SearchR
 		names[i] = o.String()
 	}
 	rep := &SearchReport{Game: rec.File, Depths: opts.Depths, Algorithms: names, Quiesce: opts.Quiesce,
-		MaxNodes: opts.MaxNodes, LoadBefore: loadAverage()}
+		MaxNodes: opts.MaxNodes, LoadBefore: loadavg.Read()}
 	pos, err := rec.StartPosition()
 	if err != nil {
 		return nil, err
@@ -147,21 +146,8 @@ func Search(ctx context.Context, rec *kifu.Record, opts SearchOptions) (*SearchR
 // summary.
 func (rep *SearchReport) update() {
 	rep.Positions = len(rep.Results)
-	rep.LoadAfter = loadAverage()
+	rep.LoadAfter = loadavg.Read()
 	rep.Summary = Summarize(rep)
-}
-
-// loadAverage returns the first three fields of /proc/loadavg, or "".
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // run returns the run of algorithm a at depth d in p.
