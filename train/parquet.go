@@ -263,15 +263,16 @@ func (p *published) setMeta(ctx context.Context, tx *sql.Tx, arrowKey, parquetKe
 
 // publish writes the rows of the closed temporary Arrow file src to the
 // Arrow file and the Parquet file name (without extension) of dir, with
-// schema s and metadata m, and closes them. It leaves src as it is.
-func publish(dir, name string, src *os.File, s *arrow.Schema, m FileMeta) (*published, error) {
+// schema s and metadata m, and closes them; opts are the Arrow file's
+// writer options. It leaves src as it is.
+func publish(dir, name string, src *os.File, s *arrow.Schema, m FileMeta, opts ...ipc.Option) (*published, error) {
 	r, err := ipc.NewFileReader(src, ipc.WithAllocator(memory.NewGoAllocator()))
 	if err != nil {
 		return nil, fmt.Errorf("train: reading back %s: %w", name, err)
 	}
 	defer r.Close()
 	schema := m.Schema(s)
-	a, err := createArrow(dir, name+".arrow", schema)
+	a, err := createArrow(dir, name+".arrow", schema, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -4,10 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -126,35 +123,17 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 	if now == nil {
 		now = time.Now
 	}
-	if opts.ArrowDir != "" {
-		if err := os.MkdirAll(opts.ArrowDir, 0o755); err != nil {
-			return nil, fmt.Errorf("%w: %w", errArrowDir, err)
-		}
-		if err := removeStaleTemps(opts.ArrowDir, PositionsFile, CountsFile, PositionsParquet, CountsParquet, GamesParquet, FilesManifest); err != nil {
-			return nil, err
-		}
+	files, err := newFileSink(opts.ArrowDir)
+	if err != nil {
+		return nil, err
 	}
 	tdb, err := openTrainDB(dbPath)
 	if err != nil {
 		return nil, err
 	}
 	defer tdb.abandon()
-	var arrowPos *positionsWriter
-	var arrowCounts *published
-	var arrowGames *parquetFile // games.parquet
-	defer func() {
-		if arrowPos != nil {
-			arrowPos.discard()
-		}
-		if arrowCounts != nil {
-			arrowCounts.discard()
-		}
-		if arrowGames != nil {
-			arrowGames.discard()
-		}
-	}()
+	defer files.discard()
 	res := &Result{}
-	manifest := &manifestState{dir: opts.ArrowDir}
 	err = ingest.Update(ctx, tdb.db, func(tx *sql.Tx) error {
 		store, err := ingest.NewStore(ctx, tx)
 		if err != nil {
@@ -176,35 +155,15 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 			return err
 		}
 		defer gw.Close()
-		// The Arrow files: kept and extended if they are those the
-		// database expects, rebuilt from the stored games if not.
-		inStep := false
-		if opts.ArrowDir != "" {
-			switch err := CheckArrow(ctx, tx, opts.ArrowDir); {
-			case err == nil:
-				inStep = true
-			case !errors.Is(err, ErrArrowStale):
-				return err
-			}
-			if arrowPos, err = newPositionsWriter(opts.ArrowDir); err != nil {
-				return err
-			}
-			if inStep {
-				arrowPos.old, err = openOldPositions(filepath.Join(opts.ArrowDir, PositionsFile))
-				if errors.Is(err, errOtherSchema) {
-					inStep, err = false, nil // written by another version: rebuild it
-				}
-				if err != nil {
-					return err
-				}
-			}
-			res.ArrowRebuilt = !inStep
+		if err := files.open(ctx, tx); err != nil {
+			return err
 		}
+		res.ArrowRebuilt = files.rebuild()
 		// The stored games without counts first (and, to rebuild the
 		// Arrow files, every stored game), in id order: they all have
 		// smaller ids than the games this run stores.
-		withRows := arrowPos != nil
-		err = countStored(ctx, tx, opts.Ingest.Workers, withRows && !inStep, withRows, func(g *storedGame) error {
+		withRows := files.rows()
+		err = countStored(ctx, tx, opts.Ingest.Workers, files.rebuild(), withRows, func(g *storedGame) error {
 			if !g.counted {
 				total := g.gc.Total()
 				if err := gw.write(g.id, g.gc, &total); err != nil {
@@ -220,15 +179,12 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 					opts.Progress(Progress{Games: res.Games, Positions: res.Added.Positions})
 				}
 			}
-			if arrowPos != nil {
-				return arrowPos.add(g.id, g.gc.Rows)
-			}
-			return nil
+			return files.add(g.id, g.gc.Rows)
 		})
 		if err != nil {
 			return err
 		}
-		sink := &countSink{gw: gw, counted: counted, res: res, arrow: arrowPos}
+		sink := &countSink{gw: gw, counted: counted, res: res, files: files}
 		iopts := opts.Ingest
 		iopts.Process = func(g *ingest.Game) (any, error) {
 			if k, ok := keyOf(g.Digest); ok {
@@ -258,58 +214,14 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 		if err := finishRun(ctx, tx, res, now()); err != nil {
 			return err
 		}
-		switch {
-		case arrowPos != nil && inStep && res.Games == 0:
-			// Nothing changed: keep the files.
-			arrowPos.discard()
-			arrowPos = nil
-		case arrowPos != nil:
-			fm, err := ReadFileMeta(ctx, tx)
-			if err != nil {
-				return err
-			}
-			if err := arrowPos.finish(fm); err != nil {
-				return err
-			}
-			if arrowCounts, err = writeCounts(opts.ArrowDir, &res.Total, fm); err != nil {
-				return err
-			}
-			if err := arrowPos.out.setMeta(ctx, tx, MetaArrowPositions, MetaParquetPositions); err != nil {
-				return err
-			}
-			if err := arrowCounts.setMeta(ctx, tx, MetaArrowCounts, MetaParquetCounts); err != nil {
-				return err
-			}
-			if arrowGames, err = writeGames(ctx, tx, opts.ArrowDir, fm); err != nil {
-				return err
-			}
-			if err := setMeta(ctx, tx, MetaParquetGames, arrowGames.digest); err != nil {
-				return err
-			}
-		case res.Games > 0:
-			// Arrow files written before describe other counts.
-			if _, err := tx.ExecContext(ctx, "DELETE FROM meta WHERE key IN (?, ?, ?, ?, ?)", MetaArrowPositions, MetaArrowCounts, MetaParquetPositions, MetaParquetCounts, MetaParquetGames); err != nil {
-				return fmt.Errorf("train: writing meta: %w", err)
-			}
-		}
-		if opts.ArrowDir != "" {
-			// The manifest goes before the commit when the files will
-			// change, and comes back, naming the new files, after the
-			// last rename (FilesManifest).
-			if arrowPos != nil {
-				if err := manifest.remove(); err != nil {
-					return err
-				}
-			}
-			if manifest.next, err = manifestOf(ctx, tx); err != nil {
-				return err
-			}
+		if err := files.finish(ctx, tx, res); err != nil {
+			return err
 		}
 		hook("written")
 		return nil
 	})
 	if err != nil {
-		manifest.restore()
+		files.abort()
 		return res, damaged(dbPath, err)
 	}
 	hook("commit")
@@ -320,31 +232,7 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 		return res, err
 	}
 	hook("published")
-	if arrowPos != nil {
-		// The database has committed: publish the Arrow files. Killed
-		// before the renames are done, the next run sees files other
-		// than those the database records, and rebuilds them.
-		p, c, g := arrowPos, arrowCounts, arrowGames
-		arrowPos, arrowCounts, arrowGames = nil, nil, nil
-		if err := p.commit(); err != nil {
-			c.discard()
-			g.discard()
-			return res, err
-		}
-		hook("positions")
-		if err := c.commit(); err != nil {
-			g.discard()
-			return res, err
-		}
-		hook("counts")
-		if err := g.commit(); err != nil {
-			return res, err
-		}
-		if err := syncDir(opts.ArrowDir); err != nil {
-			return res, err
-		}
-	}
-	if err := manifest.write(); err != nil {
+	if err := files.publish(); err != nil {
 		return res, err
 	}
 	hook("manifest")
@@ -366,7 +254,7 @@ type countSink struct {
 	gw      *gameWriter
 	counted map[digestKey]struct{}
 	res     *Result
-	arrow   *positionsWriter
+	files   *fileSink
 }
 
 func (s *countSink) Game(g *ingest.Game) error {
@@ -389,10 +277,8 @@ func (s *countSink) Game(g *ingest.Game) error {
 	}
 	s.res.Games++
 	s.res.Added.Add(&total)
-	if s.arrow != nil {
-		if err := s.arrow.add(g.ID, gc.Rows); err != nil {
-			return err
-		}
+	if err := s.files.add(g.ID, gc.Rows); err != nil {
+		return err
 	}
 	g.Processed = nil // the rows are written: let them go
 	return nil

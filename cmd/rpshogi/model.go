@@ -218,7 +218,7 @@ counted in the database are left out unless --include-trained.`,
 func runModelEval(ctx context.Context, opts *modelEvalOptions) error {
 	iopts := opts.Ingest
 	iopts.Stdin = opts.IO.In
-	out, err := heldout.WithModel(ctx, opts.DB, opts.Paths, iopts, opts.IncludeTrained)
+	out, err := heldout.WithModel(ctx, opts.DB, opts.Paths, iopts, opts.IncludeTrained, opts.Positions != "")
 	if err != nil {
 		return asStep("model eval", err)
 	}

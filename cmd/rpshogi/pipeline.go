@@ -85,7 +85,7 @@ it never compile the generated table.`,
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print only the final summary")
 	cmd.Flags().BoolVar(&opts.NoEngine, "no-engine", false, "stop after the table and the model: do not build the engine (no Go toolchain or source needed)")
 	cmd.Flags().BoolVar(&opts.NoReport, "no-report", false, "do not write the HTML report (DIR/report/index.html, as rpshogi report)")
-	cmd.Flags().BoolVar(&opts.NoArrow, "no-arrow", false, "do not write the Arrow and Parquet files (DIR/arrow: about 21 KB a game, most of it positions.arrow); the database has everything they hold")
+	cmd.Flags().BoolVar(&opts.NoArrow, "no-arrow", false, "do not write the Arrow and Parquet files (DIR/arrow: about 9-12 KB a game, most of it positions.arrow, LZ4-compressed, and positions.parquet); the database has everything they hold")
 	cmd.Flags().BoolVar(&opts.Add, "add", false, "add to a folder built from the other kind of source (bundled games or your records)")
 	opts.Flags.register(cmd.Flags())
 	return cmd

@@ -35,7 +35,8 @@ type Evaluation struct {
 	Phases []PhaseMetrics `json:"phases"`
 	// PerPosition is the played move's score in every position, in the
 	// games' order then the moves' (for paired comparisons of two models
-	// on the same positions).
+	// on the same positions): filled by EvaluatePerPosition only, since
+	// it grows with the positions evaluated.
 	PerPosition []PositionScore `json:"-"`
 }
 
@@ -84,7 +85,8 @@ type gameEval struct {
 	per               []PositionScore
 }
 
-func evalGame(rec *kifu.Record, w []float32, book *features.Book) (*gameEval, error) {
+// evalGame scores the positions of rec; per keeps each position's score.
+func evalGame(rec *kifu.Record, w []float32, book *features.Book, per bool) (*gameEval, error) {
 	pos, err := rec.StartPosition()
 	if err != nil {
 		return nil, fmt.Errorf("the start position: %w", err)
@@ -107,10 +109,12 @@ func evalGame(rec *kifu.Record, w []float32, book *features.Book) (*gameEval, er
 			return nil, fmt.Errorf("move %d (%s): the played move is not among the %d legal moves of %s", i+1, n.Move.USI(), len(moves), pos.SFEN())
 		}
 		ge.scores.Add(ps, played)
-		var one train.Scores
-		one.Add(ps, played)
-		m := one.Metrics()
-		ge.per = append(ge.per, PositionScore{Move: i + 1, Phase: PhaseOf(i + 1), LogLik: m.LogLik, Top1: m.Top1})
+		if per {
+			var one train.Scores
+			one.Add(ps, played)
+			m := one.Metrics()
+			ge.per = append(ge.per, PositionScore{Move: i + 1, Phase: PhaseOf(i + 1), LogLik: m.LogLik, Top1: m.Top1})
+		}
 		ge.phases[PhaseOf(i+1)].Add(ps, played)
 		ge.positions++
 		if len(moves) == 1 {
@@ -135,14 +139,27 @@ func evalGame(rec *kifu.Record, w []float32, book *features.Book) (*gameEval, er
 // metrics; opts.Exclude leaves out the games trained on), with a
 // calibration table. The sums are taken in the
 // games' order, so the result does not depend on the number of workers.
+// Its memory does not grow with the games: Evaluation.PerPosition is
+// left empty (EvaluatePerPosition fills it).
 func Evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOptions) (*Evaluation, error) {
+	return evaluate(ctx, md, paths, opts, false)
+}
+
+// EvaluatePerPosition is Evaluate that also keeps the played move's score
+// in every position (Evaluation.PerPosition), in memory: for paired
+// comparisons of two models on a held-out set ("model eval --positions").
+func EvaluatePerPosition(ctx context.Context, md *Model, paths []string, opts train.EvalOptions) (*Evaluation, error) {
+	return evaluate(ctx, md, paths, opts, true)
+}
+
+func evaluate(ctx context.Context, md *Model, paths []string, opts train.EvalOptions, per bool) (*Evaluation, error) {
 	ev := &Evaluation{}
 	var all train.Scores
 	var phases [3]train.Scores
 	var cal [10]calib
 	book := md.Books()
 	_, excluded, err := train.EvalGames(ctx, paths, opts,
-		func(rec *kifu.Record) (*gameEval, error) { return evalGame(rec, md.Weights, book) },
+		func(rec *kifu.Record) (*gameEval, error) { return evalGame(rec, md.Weights, book, per) },
 		func(ge *gameEval) {
 			for _, ps := range ge.per {
 				ps.Game = int(ev.Games)

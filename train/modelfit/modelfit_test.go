@@ -13,6 +13,7 @@ import (
 	"go/token"
 	"math"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -301,9 +302,22 @@ func TestStoreGenerate(t *testing.T) {
 	}
 
 	zero := &Model{Weights: make([]float32, features.NumFeatures())}
-	mev, err := Evaluate(ctx, zero, paths, train.EvalOptions{})
+	mev, err := EvaluatePerPosition(ctx, zero, paths, train.EvalOptions{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Evaluate keeps no per-position score (its memory does not grow
+	// with the games: "rpshogi report") and gives the same figures.
+	lean, err := Evaluate(ctx, zero, paths, train.EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lean.PerPosition != nil {
+		t.Fatalf("Evaluate kept %d per-position scores", len(lean.PerPosition))
+	}
+	lean.PerPosition = mev.PerPosition
+	if !reflect.DeepEqual(lean, mev) {
+		t.Fatalf("Evaluate %+v, EvaluatePerPosition %+v", lean, mev)
 	}
 	// The uniform baseline: every legal move scored alike.
 	var uniform train.Scores

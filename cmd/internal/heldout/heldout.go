@@ -219,8 +219,9 @@ type ModelReport struct {
 
 // WithModel evaluates the counts and the model of the training database
 // at dbPath on the games of paths (the games counted in it left out
-// unless includeTrained).
-func WithModel(ctx context.Context, dbPath string, paths []string, iopts ingest.Options, includeTrained bool) (*ModelReport, error) {
+// unless includeTrained); perPosition keeps the model's score of every
+// position (ModelReport.PerPosition, in memory).
+func WithModel(ctx context.Context, dbPath string, paths []string, iopts ingest.Options, includeTrained, perPosition bool) (*ModelReport, error) {
 	db, err := train.OpenReadOnly(dbPath)
 	if err != nil {
 		return nil, err
@@ -244,7 +245,11 @@ func WithModel(ctx context.Context, dbPath string, paths []string, iopts ingest.
 	if err != nil {
 		return nil, err
 	}
-	mev, err := modelfit.Evaluate(ctx, md, paths, eopts)
+	evaluate := modelfit.Evaluate
+	if perPosition {
+		evaluate = modelfit.EvaluatePerPosition
+	}
+	mev, err := evaluate(ctx, md, paths, eopts)
 	if err != nil {
 		return nil, err
 	}
