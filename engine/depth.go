@@ -66,7 +66,12 @@ import (
 // pat (the paper's full-width GEKISASHI, against which the plausible-move
 // generator won 91% of 200 games); null move and extensions are the same.
 //
-// # Null move, extensions
+// # Null move, extensions, fail-high reductions
+//
+// Each can be turned off (DepthNullMove, DepthCheckExtension,
+// DepthRecaptureExtension); fail-high reductions (engine/fhr.go,
+// DepthFHR) come after the null move, at nodes where it was not tried or
+// did not fail high, in full width too (from two plies left).
 //
 // Null-move pruning: at a node that is not the root, not a PV node, not
 // in check, not reached by a null move, with d >= 4 (shallower nodes
@@ -155,7 +160,10 @@ func (s *Searcher) extended(m kifu.Move, fa categorize.Facts, prev kifu.Move, le
 		return false
 	}
 	if isRecaptureOf(m, prev) {
-		return true
+		return !s.NoRecaptureExt
+	}
+	if s.NoCheckExt {
+		return false
 	}
 	if flagged {
 		return fa.Has(categorize.FlagCheck)
@@ -315,14 +323,17 @@ func (s *Searcher) depthNode(ply, budget int, beta Value, pvNode, inCheck bool) 
 	if ply == 0 || inCheck {
 		return noValue, 0, false
 	}
-	if budget <= selectiveDepth*HalfCost {
-		if s.FullWidth {
-			return noValue, 0, false // every move is searched: no stand pat
-		}
+	if budget <= selectiveDepth*HalfCost && !s.FullWidth { // full width: every move is searched, no stand pat
 		standPat = s.evaluate()
 		return standPat, standPat, standPat >= beta
 	}
 	if v, ok := s.nullMove(ply, budget, beta, pvNode, inCheck); ok {
+		return noValue, v, true
+	}
+	if s.aborted {
+		return noValue, 0, true
+	}
+	if v, ok := s.failHighReduction(ply, budget, beta, pvNode, inCheck); ok { // engine/fhr.go
 		return noValue, v, true
 	}
 	if s.aborted {
@@ -337,7 +348,7 @@ func (s *Searcher) depthNode(ply, budget int, beta Value, pvNode, inCheck bool) 
 func (s *Searcher) nullMoveAllowed(ply, budget int, beta Value, pvNode, inCheck bool) bool {
 	pos := s.pos
 	switch {
-	case s.noNull || ply == 0 || pvNode || inCheck || budget < nullMinDepth*HalfCost:
+	case s.noNull || s.NoNullMove || s.fhrInside(ply) || ply == 0 || pvNode || inCheck || budget < nullMinDepth*HalfCost:
 		return false
 	case beta >= eval.MateInMaxPly || beta <= -eval.MateInMaxPly || pos.LastMove() == kifu.MoveNull:
 		return false
