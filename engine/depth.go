@@ -64,7 +64,8 @@ import (
 // With FullWidth (the USI option DepthFullWidth) there is no plausible-
 // move generator: every node generates every legal move and none stands
 // pat (the paper's full-width GEKISASHI, against which the plausible-move
-// generator won 91% of 200 games); null move and extensions are the same.
+// generator won 91% of 200 games); null move, extensions and
+// fail-high reductions are the same.
 //
 // # Null move, extensions, fail-high reductions
 //
@@ -101,6 +102,10 @@ const (
 	nullMinDepth   = 4 // shallowest remaining depth for a null move
 )
 
+// plausiblePlies returns the deepest remaining depth with plausible moves
+// only: selectiveDepth, or fewer with the option DepthPlausiblePlies.
+func (s *Searcher) plausiblePlies() int { return selectiveDepth - s.FewerPlausible }
+
 // chebyshev returns the king-step distance between a and b.
 func chebyshev(a, b kifu.Square) int {
 	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
@@ -123,7 +128,7 @@ func (s *Searcher) depthMoves(f *frame, ply, budget int, prev kifu.Move, inCheck
 		return moves, 0
 	}
 	d := budget / HalfCost
-	selective := ply > 0 && !inCheck && d <= selectiveDepth && !s.FullWidth
+	selective := ply > 0 && !inCheck && d <= s.plausiblePlies() && !s.FullWidth
 	cls := &s.dcls
 	cls.Reset(pos, prev)
 	facts := s.facts[:legal]
@@ -323,7 +328,7 @@ func (s *Searcher) depthNode(ply, budget int, beta Value, pvNode, inCheck bool) 
 	if ply == 0 || inCheck {
 		return noValue, 0, false
 	}
-	if budget <= selectiveDepth*HalfCost && !s.FullWidth { // full width: every move is searched, no stand pat
+	if budget <= s.plausiblePlies()*HalfCost && !s.FullWidth { // full width: every move is searched, no stand pat
 		standPat = s.evaluate()
 		return standPat, standPat, standPat >= beta
 	}

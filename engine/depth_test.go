@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/rpshogi/rpshogi/engine/eval"
@@ -457,6 +458,34 @@ func TestDepthFullWidth(t *testing.T) {
 					t.Errorf("%s, %d plies, full width: %d of %d moves, stand pat %d", bp.name, d, len(moves), legal, standPat)
 				case !full && (len(moves) >= legal || standPat == noValue):
 					t.Errorf("%s, %d plies, plausible moves: %d of %d moves, stand pat %d", bp.name, d, len(moves), legal, standPat)
+				}
+			}
+		}
+	}
+}
+
+// TestDepthPlausiblePlies checks the option DepthPlausiblePlies on the
+// benchmark positions: at a remaining depth up to it a node generates
+// plausible moves only (fewer than the legal ones) and stands pat, deeper
+// every legal move and no stand pat.
+func TestDepthPlausiblePlies(t *testing.T) {
+	for plies := 1; plies <= selectiveDepth; plies++ {
+		o := newOptions()
+		if err := o.set("DepthPlausiblePlies", strconv.Itoa(plies)); err != nil {
+			t.Fatal(err)
+		}
+		for _, bp := range benchPositions {
+			pos := kifutest.MustSFEN(t, bp.sfen)
+			for d := 1; d <= selectiveDepth; d++ {
+				s := depthSearcher()
+				o.apply(s, DefaultConfig())
+				s.Mode = ModeDepth
+				s.pos = pos
+				s.iterBudget = 8 * HalfCost
+				moves, legal := s.depthMoves(&s.stack[1], 1, d*HalfCost, pos.LastMove(), false)
+				standPat, _, _ := s.depthNode(1, d*HalfCost, eval.InfiniteValue, false, false)
+				if plausible := len(moves) < legal && standPat != noValue; plausible != (d <= plies) {
+					t.Errorf("%s, DepthPlausiblePlies %d, %d plies left: %d of %d moves, stand pat %d", bp.name, plies, d, len(moves), legal, standPat)
 				}
 			}
 		}

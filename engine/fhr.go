@@ -34,8 +34,9 @@ const (
 )
 
 // depthOpts are depth mode's settings beyond the plausible-move
-// generator (USI options DepthNullMove, DepthCheckExtension,
-// DepthRecaptureExtension, DepthFHR, DepthFHRMargin).
+// generator's widths (USI options DepthNullMove, DepthCheckExtension,
+// DepthRecaptureExtension, DepthFHR, DepthFHRMargin) and how deep its
+// plausible-move generator reaches (DepthPlausiblePlies).
 type depthOpts struct {
 	// NoNullMove, NoCheckExt and NoRecaptureExt turn the null move and
 	// the two extensions off (each on by default).
@@ -44,6 +45,9 @@ type depthOpts struct {
 	// of the threat margin in centipawns.
 	FHR       bool
 	FHRMargin int
+	// FewerPlausible takes plies from the remaining depths with
+	// plausible moves only (depth.go: 0 keeps d <= 3; 2 keeps d = 1).
+	FewerPlausible int
 }
 
 // fhrState is a searcher's fail-high reduction state, made on first use.

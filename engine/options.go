@@ -108,6 +108,8 @@ func newOptions() *options {
 		{name: "DepthFHR", kind: "check", def: "false",
 			help: "depth mode: fail-high reductions (Feldmann): a node whose evaluation less the opponent's threat and the margin reaches beta is searched a ply shallower first"},
 		{name: "DepthFHRMargin", kind: "spin", def: "0", min: 0, max: 5000, help: "depth mode: the fail-high reductions' constant threat margin (centipawns)"},
+		{name: "DepthPlausiblePlies", kind: "spin", def: "3", min: 1, max: 3,
+			help: "depth mode: the deepest remaining depth with plausible moves only (and a stand pat); deeper nodes search every move"},
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)
 			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
 		{name: "Bayes", kind: "combo", def: "off", vars: []string{"off", "bf", "ucb", "qss"}, // Bayesian search (engine/bayes_search.go)
@@ -246,7 +248,8 @@ func (o *options) apply(s *Searcher, cfg Config) {
 	s.NodeMatePlies = o.int("NodeMatePlies")
 	s.FullWidth = o.bool("DepthFullWidth")
 	s.depthOpts = depthOpts{NoNullMove: !o.bool("DepthNullMove"), NoCheckExt: !o.bool("DepthCheckExtension"),
-		NoRecaptureExt: !o.bool("DepthRecaptureExtension"), FHR: o.bool("DepthFHR"), FHRMargin: o.int("DepthFHRMargin")}
+		NoRecaptureExt: !o.bool("DepthRecaptureExtension"), FHR: o.bool("DepthFHR"), FHRMargin: o.int("DepthFHRMargin"),
+		FewerPlausible: selectiveDepth - o.int("DepthPlausiblePlies")}
 	s.QEscapePlies, s.QLosingPlies = o.int("QEscapePlies"), o.int("QLosingPlies")
 	s.NullMoveRP = o.bool("NullMove")
 	s.ReverseFutility, s.Futility = o.bool("ReverseFutility"), o.bool("Futility")
