@@ -491,3 +491,55 @@ func TestDepthPlausiblePlies(t *testing.T) {
 		}
 	}
 }
+
+// TestDepthSwitches checks the options that turn depth mode's null move
+// and extensions off, on the positions of TestDepthExtensions and
+// TestNullMoveAllowed: each switch removes its own technique and leaves
+// the others.
+func TestDepthSwitches(t *testing.T) {
+	chain := kifutest.MustSFEN(t, recaptureChainSFEN)
+	m, _ := chain.ParseUSIMove("7d7c+")
+	chain.DoMove(m)
+	endgame := kifutest.MustSFEN(t, plausibleEndgame)
+	middle := kifutest.MustSFEN(t, plausibleMiddle)
+	tests := []struct {
+		name  string
+		opts  depthOpts
+		pos   *kifu.Position
+		d     int
+		costs map[string]int32
+	}{
+		{name: "no recapture extension", opts: depthOpts{NoRecaptureExt: true}, pos: chain, d: 4, costs: map[string]int32{"8d7c": HalfCost, "6b7c": HalfCost}},
+		{name: "no check extension/recapture kept", opts: depthOpts{NoCheckExt: true}, pos: chain, d: 4, costs: map[string]int32{"8d7c": 0}},
+		{name: "no check extension", opts: depthOpts{NoCheckExt: true}, pos: endgame, d: 2, costs: map[string]int32{"B*7d": HalfCost, "B*8c": HalfCost}},
+		{name: "no recapture extension/checks kept", opts: depthOpts{NoRecaptureExt: true}, pos: endgame, d: 2, costs: map[string]int32{"B*7d": 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := depthSearcher()
+			s.depthOpts = tc.opts
+			s.pos = tc.pos
+			s.iterBudget = 8 * HalfCost
+			f := &s.stack[1]
+			moves, _ := s.depthMoves(f, 1, tc.d*HalfCost, tc.pos.LastMove(), tc.pos.InCheck())
+			for mv, want := range tc.costs {
+				i := slices.IndexFunc(moves, func(m kifu.Move) bool { return m.USI() == mv })
+				if i < 0 {
+					t.Errorf("%s not generated", mv)
+				} else if f.costs[i] != want {
+					t.Errorf("%s costs %d, want %d", mv, f.costs[i], want)
+				}
+			}
+		})
+	}
+	t.Run("no null move", func(t *testing.T) {
+		for _, off := range []bool{false, true} {
+			s := depthSearcher()
+			s.NoNullMove = off
+			s.pos = middle
+			if got := s.nullMoveAllowed(3, 5*HalfCost, eval.Evaluate(middle)-100, false, false); got == off {
+				t.Errorf("DepthNullMove %v: null move allowed %v", !off, got)
+			}
+		}
+	})
+}
