@@ -209,6 +209,7 @@ func TestNullMoveAllowed(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := depthSearcher()
+			s.NoNullMove = false // DepthNullMove=true (off by default)
 			s.pos = tc.pos
 			if tc.chk != tc.pos.InCheck() {
 				t.Fatalf("in check %v, want %v", tc.pos.InCheck(), tc.chk)
@@ -220,6 +221,8 @@ func TestNullMoveAllowed(t *testing.T) {
 	}
 	t.Run("search", func(t *testing.T) {
 		with, without := depthSearcher(), depthSearcher()
+		with.NoNullMove, without.NoNullMove = false, false
+		with.FHR, without.FHR = false, false // the null move alone, as the paper's GEKISASHI-D
 		without.noNull = true
 		rw := with.Search(pos.Clone(), Limits{MaxBudget: 6 * HalfCost}, nil)
 		ro := without.Search(pos.Clone(), Limits{MaxBudget: 6 * HalfCost}, nil)

@@ -8,8 +8,10 @@ import (
 // Fail-high reductions (Feldmann, "Fail High Reductions", Advances in
 // Computer Chess 7, 1994), one of the techniques Tsuruoka, Yokoyama and
 // Chikayama tried on their depth-based GEKISASHI-D (§3.2) before keeping
-// the combination that did best in self-play. Depth mode only
-// (USI option DepthFHR, off by default).
+// the combination that did best in self-play (for them the null move with
+// check and recapture extensions; here, by the same procedure, fail-high
+// reductions instead of the null move: defaultDepthOpts). Depth mode only
+// (USI option DepthFHR).
 //
 // A node is a fail-high node when the side to move stands so well that
 // even the opponent's best threat leaves it at or above beta:
@@ -49,6 +51,12 @@ type depthOpts struct {
 	// plausible moves only (depth.go: 0 keeps d <= 3; 2 keeps d = 1).
 	FewerPlausible int
 }
+
+// defaultDepthOpts are depth mode's defaults, the combination chosen by
+// self-play (docs/lab/experiments.md, "The faithful depth baseline"):
+// fail-high reductions with no margin instead of the null move, check and
+// recapture extensions, plausible moves up to three plies left.
+func defaultDepthOpts() depthOpts { return depthOpts{NoNullMove: true, FHR: true} }
 
 // fhrState is a searcher's fail-high reduction state, made on first use.
 type fhrState struct {

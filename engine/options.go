@@ -102,10 +102,10 @@ func newOptions() *options {
 		{name: "DepthFullWidth", kind: "check", def: "false",
 			help: "depth mode without the plausible-move generator: every legal move at every depth (the paper's full-width baseline)"},
 		// Depth mode's forward pruning and extensions (engine/depth.go, engine/fhr.go).
-		{name: "DepthNullMove", kind: "check", def: "true", help: "depth mode: null-move pruning"},
+		{name: "DepthNullMove", kind: "check", def: strconv.FormatBool(!defaultDepthOpts().NoNullMove), help: "depth mode: null-move pruning"},
 		{name: "DepthCheckExtension", kind: "check", def: "true", help: "depth mode: extend checks that do not lose material"},
 		{name: "DepthRecaptureExtension", kind: "check", def: "true", help: "depth mode: extend recaptures that do not lose material"},
-		{name: "DepthFHR", kind: "check", def: "false",
+		{name: "DepthFHR", kind: "check", def: strconv.FormatBool(defaultDepthOpts().FHR),
 			help: "depth mode: fail-high reductions (Feldmann): a node whose evaluation less the opponent's threat and the margin reaches beta is searched a ply shallower first"},
 		{name: "DepthFHRMargin", kind: "spin", def: "0", min: 0, max: 5000, help: "depth mode: the fail-high reductions' constant threat margin (centipawns)"},
 		{name: "DepthPlausiblePlies", kind: "spin", def: "3", min: 1, max: 3,

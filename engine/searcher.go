@@ -204,7 +204,7 @@ type switches struct {
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	s := &Searcher{tt: newTransTable(hashMB), settings: settings{Coster: c, qopts: defaultQOpts(), sopts: defaultSOpts()}, mateHooks: newMateHooks()}
+	s := &Searcher{tt: newTransTable(hashMB), settings: settings{Coster: c, qopts: defaultQOpts(), sopts: defaultSOpts(), depthOpts: defaultDepthOpts()}, mateHooks: newMateHooks()}
 	s.ctl = &s.ownCtl
 	return s
 }
