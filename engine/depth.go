@@ -64,9 +64,15 @@ import (
 // With FullWidth (the USI option DepthFullWidth) there is no plausible-
 // move generator: every node generates every legal move and none stands
 // pat (the paper's full-width GEKISASHI, against which the plausible-move
-// generator won 91% of 200 games); null move and extensions are the same.
+// generator won 91% of 200 games); null move, extensions and
+// fail-high reductions are the same.
 //
-// # Null move, extensions
+// # Null move, extensions, fail-high reductions
+//
+// Each can be turned off (DepthNullMove, DepthCheckExtension,
+// DepthRecaptureExtension); fail-high reductions (engine/fhr.go,
+// DepthFHR) come after the null move, at nodes where it was not tried or
+// did not fail high, in full width too (from two plies left).
 //
 // Null-move pruning: at a node that is not the root, not a PV node, not
 // in check, not reached by a null move, with d >= 4 (shallower nodes
@@ -96,6 +102,10 @@ const (
 	nullMinDepth   = 4 // shallowest remaining depth for a null move
 )
 
+// plausiblePlies returns the deepest remaining depth with plausible moves
+// only: selectiveDepth, or fewer with the option DepthPlausiblePlies.
+func (s *Searcher) plausiblePlies() int { return selectiveDepth - s.FewerPlausible }
+
 // chebyshev returns the king-step distance between a and b.
 func chebyshev(a, b kifu.Square) int {
 	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
@@ -118,7 +128,7 @@ func (s *Searcher) depthMoves(f *frame, ply, budget int, prev kifu.Move, inCheck
 		return moves, 0
 	}
 	d := budget / HalfCost
-	selective := ply > 0 && !inCheck && d <= selectiveDepth && !s.FullWidth
+	selective := ply > 0 && !inCheck && d <= s.plausiblePlies() && !s.FullWidth
 	cls := &s.dcls
 	cls.Reset(pos, prev)
 	facts := s.facts[:legal]
@@ -155,7 +165,10 @@ func (s *Searcher) extended(m kifu.Move, fa categorize.Facts, prev kifu.Move, le
 		return false
 	}
 	if isRecaptureOf(m, prev) {
-		return true
+		return !s.NoRecaptureExt
+	}
+	if s.NoCheckExt {
+		return false
 	}
 	if flagged {
 		return fa.Has(categorize.FlagCheck)
@@ -315,14 +328,17 @@ func (s *Searcher) depthNode(ply, budget int, beta Value, pvNode, inCheck bool) 
 	if ply == 0 || inCheck {
 		return noValue, 0, false
 	}
-	if budget <= selectiveDepth*HalfCost {
-		if s.FullWidth {
-			return noValue, 0, false // every move is searched: no stand pat
-		}
+	if budget <= s.plausiblePlies()*HalfCost && !s.FullWidth { // full width: every move is searched, no stand pat
 		standPat = s.evaluate()
 		return standPat, standPat, standPat >= beta
 	}
 	if v, ok := s.nullMove(ply, budget, beta, pvNode, inCheck); ok {
+		return noValue, v, true
+	}
+	if s.aborted {
+		return noValue, 0, true
+	}
+	if v, ok := s.failHighReduction(ply, budget, beta, pvNode, inCheck); ok { // engine/fhr.go
 		return noValue, v, true
 	}
 	if s.aborted {
@@ -337,7 +353,7 @@ func (s *Searcher) depthNode(ply, budget int, beta Value, pvNode, inCheck bool) 
 func (s *Searcher) nullMoveAllowed(ply, budget int, beta Value, pvNode, inCheck bool) bool {
 	pos := s.pos
 	switch {
-	case s.noNull || ply == 0 || pvNode || inCheck || budget < nullMinDepth*HalfCost:
+	case s.noNull || s.NoNullMove || s.fhrInside(ply) || ply == 0 || pvNode || inCheck || budget < nullMinDepth*HalfCost:
 		return false
 	case beta >= eval.MateInMaxPly || beta <= -eval.MateInMaxPly || pos.LastMove() == kifu.MoveNull:
 		return false

@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/rpshogi/rpshogi/engine/eval"
@@ -208,6 +209,7 @@ func TestNullMoveAllowed(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := depthSearcher()
+			s.NoNullMove = false // DepthNullMove=true (off by default)
 			s.pos = tc.pos
 			if tc.chk != tc.pos.InCheck() {
 				t.Fatalf("in check %v, want %v", tc.pos.InCheck(), tc.chk)
@@ -219,6 +221,8 @@ func TestNullMoveAllowed(t *testing.T) {
 	}
 	t.Run("search", func(t *testing.T) {
 		with, without := depthSearcher(), depthSearcher()
+		with.NoNullMove, without.NoNullMove = false, false
+		with.FHR, without.FHR = false, false // the null move alone, as the paper's GEKISASHI-D
 		without.noNull = true
 		rw := with.Search(pos.Clone(), Limits{MaxBudget: 6 * HalfCost}, nil)
 		ro := without.Search(pos.Clone(), Limits{MaxBudget: 6 * HalfCost}, nil)
@@ -461,4 +465,84 @@ func TestDepthFullWidth(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDepthPlausiblePlies checks the option DepthPlausiblePlies on the
+// benchmark positions: at a remaining depth up to it a node generates
+// plausible moves only (fewer than the legal ones) and stands pat, deeper
+// every legal move and no stand pat.
+func TestDepthPlausiblePlies(t *testing.T) {
+	for plies := 1; plies <= selectiveDepth; plies++ {
+		o := newOptions()
+		if err := o.set("DepthPlausiblePlies", strconv.Itoa(plies)); err != nil {
+			t.Fatal(err)
+		}
+		for _, bp := range benchPositions {
+			pos := kifutest.MustSFEN(t, bp.sfen)
+			for d := 1; d <= selectiveDepth; d++ {
+				s := depthSearcher()
+				o.apply(s, DefaultConfig())
+				s.Mode = ModeDepth
+				s.pos = pos
+				s.iterBudget = 8 * HalfCost
+				moves, legal := s.depthMoves(&s.stack[1], 1, d*HalfCost, pos.LastMove(), false)
+				standPat, _, _ := s.depthNode(1, d*HalfCost, eval.InfiniteValue, false, false)
+				if plausible := len(moves) < legal && standPat != noValue; plausible != (d <= plies) {
+					t.Errorf("%s, DepthPlausiblePlies %d, %d plies left: %d of %d moves, stand pat %d", bp.name, plies, d, len(moves), legal, standPat)
+				}
+			}
+		}
+	}
+}
+
+// TestDepthSwitches checks the options that turn depth mode's null move
+// and extensions off, on the positions of TestDepthExtensions and
+// TestNullMoveAllowed: each switch removes its own technique and leaves
+// the others.
+func TestDepthSwitches(t *testing.T) {
+	chain := kifutest.MustSFEN(t, recaptureChainSFEN)
+	m, _ := chain.ParseUSIMove("7d7c+")
+	chain.DoMove(m)
+	endgame := kifutest.MustSFEN(t, plausibleEndgame)
+	middle := kifutest.MustSFEN(t, plausibleMiddle)
+	tests := []struct {
+		name  string
+		opts  depthOpts
+		pos   *kifu.Position
+		d     int
+		costs map[string]int32
+	}{
+		{name: "no recapture extension", opts: depthOpts{NoRecaptureExt: true}, pos: chain, d: 4, costs: map[string]int32{"8d7c": HalfCost, "6b7c": HalfCost}},
+		{name: "no check extension/recapture kept", opts: depthOpts{NoCheckExt: true}, pos: chain, d: 4, costs: map[string]int32{"8d7c": 0}},
+		{name: "no check extension", opts: depthOpts{NoCheckExt: true}, pos: endgame, d: 2, costs: map[string]int32{"B*7d": HalfCost, "B*8c": HalfCost}},
+		{name: "no recapture extension/checks kept", opts: depthOpts{NoRecaptureExt: true}, pos: endgame, d: 2, costs: map[string]int32{"B*7d": 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := depthSearcher()
+			s.depthOpts = tc.opts
+			s.pos = tc.pos
+			s.iterBudget = 8 * HalfCost
+			f := &s.stack[1]
+			moves, _ := s.depthMoves(f, 1, tc.d*HalfCost, tc.pos.LastMove(), tc.pos.InCheck())
+			for mv, want := range tc.costs {
+				i := slices.IndexFunc(moves, func(m kifu.Move) bool { return m.USI() == mv })
+				if i < 0 {
+					t.Errorf("%s not generated", mv)
+				} else if f.costs[i] != want {
+					t.Errorf("%s costs %d, want %d", mv, f.costs[i], want)
+				}
+			}
+		})
+	}
+	t.Run("no null move", func(t *testing.T) {
+		for _, off := range []bool{false, true} {
+			s := depthSearcher()
+			s.NoNullMove = off
+			s.pos = middle
+			if got := s.nullMoveAllowed(3, 5*HalfCost, eval.Evaluate(middle)-100, false, false); got == off {
+				t.Errorf("DepthNullMove %v: null move allowed %v", !off, got)
+			}
+		}
+	})
 }

@@ -97,6 +97,8 @@
 //	NodeMateNodes  nodes of each interior df-pn mate search (6 plies left), 0 for none (64)
 //	NodeMatePlies  quick interior mate test: 1 or 3 plies, 0 for none (3)
 //	DepthFullWidth depth mode without the plausible-move generator (false)
+//	DepthNullMove (false), DepthCheckExtension, DepthRecaptureExtension (true)  depth mode's null move and extensions
+//	DepthFHR       depth mode's fail-high reductions (engine/fhr.go; true), DepthFHRMargin their constant margin, cp (0)
 //	CRA            off | order | filter
 //	Aspiration     root aspiration window of the realization mode, ±cp around the last iteration's score, 0 for none (50)
 //	ModelMinBudget with Probability=model, nodes of a smaller budget are priced lazily by the category table, 0 for none (100)

@@ -101,6 +101,15 @@ func newOptions() *options {
 			help: "realization mode with Probability=model: nodes whose budget is below this price their moves lazily by the category table (0: the model everywhere)"},
 		{name: "DepthFullWidth", kind: "check", def: "false",
 			help: "depth mode without the plausible-move generator: every legal move at every depth (the paper's full-width baseline)"},
+		// Depth mode's forward pruning and extensions (engine/depth.go, engine/fhr.go).
+		{name: "DepthNullMove", kind: "check", def: strconv.FormatBool(!defaultDepthOpts().NoNullMove), help: "depth mode: null-move pruning"},
+		{name: "DepthCheckExtension", kind: "check", def: "true", help: "depth mode: extend checks that do not lose material"},
+		{name: "DepthRecaptureExtension", kind: "check", def: "true", help: "depth mode: extend recaptures that do not lose material"},
+		{name: "DepthFHR", kind: "check", def: strconv.FormatBool(defaultDepthOpts().FHR),
+			help: "depth mode: fail-high reductions (Feldmann): a node whose evaluation less the opponent's threat and the margin reaches beta is searched a ply shallower first"},
+		{name: "DepthFHRMargin", kind: "spin", def: "0", min: 0, max: 5000, help: "depth mode: the fail-high reductions' constant threat margin (centipawns)"},
+		{name: "DepthPlausiblePlies", kind: "spin", def: "3", min: 1, max: 3,
+			help: "depth mode: the deepest remaining depth with plausible moves only (and a stand pat); deeper nodes search every move"},
 		{name: "CRA", kind: "combo", def: "off", vars: []string{"off", "order", "filter"}, // CRA option (engine/cra.go)
 			help: "Candidate Relevance Analysis: order moves by CRA rank, or also drop irrelevant moves (not at the root)"},
 		{name: "Bayes", kind: "combo", def: "off", vars: []string{"off", "bf", "ucb", "qss"}, // Bayesian search (engine/bayes_search.go)
@@ -238,6 +247,9 @@ func (o *options) apply(s *Searcher, cfg Config) {
 	s.NodeMateNodes = uint64(o.int("NodeMateNodes"))
 	s.NodeMatePlies = o.int("NodeMatePlies")
 	s.FullWidth = o.bool("DepthFullWidth")
+	s.depthOpts = depthOpts{NoNullMove: !o.bool("DepthNullMove"), NoCheckExt: !o.bool("DepthCheckExtension"),
+		NoRecaptureExt: !o.bool("DepthRecaptureExtension"), FHR: o.bool("DepthFHR"), FHRMargin: o.int("DepthFHRMargin"),
+		FewerPlausible: selectiveDepth - o.int("DepthPlausiblePlies")}
 	s.QEscapePlies, s.QLosingPlies = o.int("QEscapePlies"), o.int("QLosingPlies")
 	s.NullMoveRP = o.bool("NullMove")
 	s.ReverseFutility, s.Futility = o.bool("ReverseFutility"), o.bool("Futility")

@@ -135,6 +135,7 @@ type Searcher struct {
 	facts      [kifu.MaxMoves]categorize.Facts
 	iterBudget int
 	cra        *craState     // CRA's analyzer, made on first use (engine/cra.go)
+	fhr        *fhrState     // depth mode's fail-high reductions, made on first use (engine/fhr.go)
 	ts         *threatSearch // the threat stacks' state, made on first use (engine/threatsearch.go)
 	smp        smpState
 	// helper marks a helper thread's searcher; budgetOffset shifts its
@@ -163,6 +164,7 @@ type settings struct {
 	// FullWidth turns depth mode's plausible-move generator off (every
 	// legal move at every depth, no stand pat; DepthFullWidth).
 	FullWidth bool
+	depthOpts // depth mode's null move, extensions and fail-high reductions (fhr.go)
 	qopts     // the quiescence search's options (qsearch.go)
 	sopts     // the realization search's pruning options (nullMoveRP)
 	usiHabits // MultiPV, the draw value, the entering-king rule (multipv.go)
@@ -202,7 +204,7 @@ type switches struct {
 
 // NewSearcher returns a searcher with a table of hashMB megabytes.
 func NewSearcher(hashMB int, c Coster) *Searcher {
-	s := &Searcher{tt: newTransTable(hashMB), settings: settings{Coster: c, qopts: defaultQOpts(), sopts: defaultSOpts()}, mateHooks: newMateHooks()}
+	s := &Searcher{tt: newTransTable(hashMB), settings: settings{Coster: c, qopts: defaultQOpts(), sopts: defaultSOpts(), depthOpts: defaultDepthOpts()}, mateHooks: newMateHooks()}
 	s.ctl = &s.ownCtl
 	return s
 }

@@ -69,7 +69,7 @@ func (s *Searcher) startHelpers(pos *kifu.Position, maxBudget int) {
 		h.noNull, h.noExtensions, h.noThreat = s.noNull, s.noExtensions, s.noThreat
 		h.noise = s.noise // a Bayesian simulation's helpers see its leaf noise and table salt
 		h.Threats = s.Threats
-		h.FullWidth, h.qopts, h.sopts = s.FullWidth, s.qopts, s.sopts
+		h.FullWidth, h.qopts, h.sopts, h.depthOpts = s.FullWidth, s.qopts, s.sopts, s.depthOpts
 		h.Draw, h.EnteringKing = s.Draw, s.EnteringKing // MultiPV stays the main thread's (multipv.go)
 		h.RootMateNodes, h.NodeMateNodes = 0, s.NodeMateNodes
 		h.NodeMatePlies, h.dfpnBudget, h.threeBudget = s.NodeMatePlies, s.dfpnBudget, s.threeBudget
