@@ -93,6 +93,8 @@ func newOptions() *options {
 			help: "futility pruning of quiet moves into leaves in the realization mode (static evaluation far below alpha)"},
 		{name: "NodeLimitStep", kind: "check", def: "false",
 			help: "under go nodes, step the threshold by 2 instead of 4 when the larger step is not expected to end within the nodes left (as under a clock)"},
+		{name: "IterFit", kind: "spin", def: strconv.Itoa(defaultIterFit), min: 0, max: 1000,
+			help: "realization mode under a clock: the next iteration's threshold step is the largest (down to 0.2 of a halving) whose estimated time times IterFit/100 fits in the time left (0: steps of 4, or 2 when 4 would not end)"},
 		{name: "QSearchTT", kind: "check", def: "false",
 			help: "quiescence search probes and stores the transposition table and tries its move first"},
 		{name: "Aspiration", kind: "spin", def: strconv.Itoa(defaultAspiration), min: 0, max: 10000,
@@ -242,6 +244,7 @@ func (o *options) apply(s *Searcher, cfg Config) {
 	s.NullMoveRP = o.bool("NullMove")
 	s.ReverseFutility, s.Futility = o.bool("ReverseFutility"), o.bool("Futility")
 	s.NodeHalfStep = o.bool("NodeLimitStep")
+	s.IterFit = o.int("IterFit")
 	s.QCheckPlies = o.int("QCheckPlies")
 	s.QTT, s.Aspiration = o.bool("QSearchTT"), o.int("Aspiration")
 	s.ModelMinBudget, s.CheapCoster = o.int("ModelMinBudget"), nil // cheapNode (engine/movepick.go)

@@ -24,6 +24,11 @@ type sopts struct {
 	// when the next iteration at budgetStep is not expected to end within
 	// it (Searcher.nextStep; USI NodeLimitStep).
 	NodeHalfStep bool
+	// IterFit, in percent, fits the realization mode's threshold step to
+	// the clock (Searcher.nextStep; USI IterFit): the next iteration gets
+	// the largest step, down to minFitStep, whose estimated time times
+	// IterFit/100 is within the time left (0: the fixed steps).
+	IterFit int
 	// Aspiration is the half width in centipawns of the root's window
 	// around the last iteration's score (searchRoot; USI Aspiration; 0:
 	// a full window).
@@ -51,11 +56,14 @@ const (
 	// CPU against 0, docs/experiments.md). It applies where CheapCoster
 	// is set (the USI engine sets Config.Coster).
 	defaultModelMinBudget = 100
+	// defaultIterFit is the IterFit option's default (issue 34:
+	// docs/lab/strength.md).
+	defaultIterFit = 150
 )
 
 func defaultSOpts() sopts {
 	return sopts{NullMoveRP: defaultNullMoveRP, ReverseFutility: defaultReverseFutility, Futility: defaultFutility,
-		Aspiration: defaultAspiration, ModelMinBudget: defaultModelMinBudget}
+		Aspiration: defaultAspiration, ModelMinBudget: defaultModelMinBudget, IterFit: defaultIterFit}
 }
 
 // Reverse futility pruning ("static null move") in the realization mode:
