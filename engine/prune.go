@@ -29,6 +29,14 @@ type sopts struct {
 	// the largest step, down to minFitStep, whose estimated time times
 	// IterFit/100 is within the time left (0: the fixed steps).
 	IterFit int
+	// OrderHistory orders the realization mode's quiet moves by the
+	// butterfly history (history.go) instead of the piece-to-square
+	// history (USI OrderHistory).
+	OrderHistory bool
+	// OrderBucket is the width, in cost units, of the buckets in which
+	// the realization mode compares the costs of a node's moves when it
+	// orders them (orderKey; USI OrderBucket; 1: exact costs).
+	OrderBucket int
 	// Aspiration is the half width in centipawns of the root's window
 	// around the last iteration's score (searchRoot; USI Aspiration; 0:
 	// a full window).
@@ -63,7 +71,7 @@ const (
 
 func defaultSOpts() sopts {
 	return sopts{NullMoveRP: defaultNullMoveRP, ReverseFutility: defaultReverseFutility, Futility: defaultFutility,
-		Aspiration: defaultAspiration, ModelMinBudget: defaultModelMinBudget, IterFit: defaultIterFit}
+		Aspiration: defaultAspiration, ModelMinBudget: defaultModelMinBudget, IterFit: defaultIterFit, OrderBucket: 1}
 }
 
 // Reverse futility pruning ("static null move") in the realization mode:

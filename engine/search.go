@@ -303,13 +303,23 @@ func (s *Searcher) newBest(ply int, m kifu.Move, v Value) {
 }
 
 // cutOff records the move m that caused a cut-off: a quiet move becomes
-// a killer and gains history.
+// a killer and gains history; with OrderHistory it gains butterfly
+// history and the quiet moves picked before it lose as much.
 func (s *Searcher) cutOff(f *frame, m kifu.Move, budget int) {
 	if m.IsCapture() || m.IsPromotion() {
 		return
 	}
 	if f.killer[0] != m {
 		f.killer[1], f.killer[0] = f.killer[0], m
+	}
+	if s.OrderHistory {
+		b := historyBonus(budget)
+		s.butterfly.add(m, b)
+		for _, q := range f.mp.searched() {
+			if !q.IsCapture() && !q.IsPromotion() {
+				s.butterfly.add(q, -b)
+			}
+		}
 	}
 	h := &s.history[m.Piece()][m.To()]
 	*h += int32(budget/HalfCost+1) * int32(budget/HalfCost+1)
