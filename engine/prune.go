@@ -37,6 +37,10 @@ type sopts struct {
 	// the realization mode compares the costs of a node's moves when it
 	// orders them (orderKey; USI OrderBucket; 1: exact costs).
 	OrderBucket int
+	// LateReduction lowers, by this many cost units, the budget of the
+	// preliminary search of a late quiet move of probability below 1/2
+	// (lateReduction; USI LateReduction; 0: none).
+	LateReduction int
 	// Aspiration is the half width in centipawns of the root's window
 	// around the last iteration's score (searchRoot; USI Aspiration; 0:
 	// a full window).
@@ -169,4 +173,22 @@ func (s *Searcher) nullMoveRP(ply, budget int, beta Value, pvNode, inCheck bool)
 		v = beta // a mate found after passing proves nothing
 	}
 	return v, true
+}
+
+// lateMoves is the number of moves of a node never reduced by
+// LateReduction.
+const lateMoves = 3
+
+// lateReduction is the budget the preliminary search of the i-th move m
+// (from 0; m just played, its probability below 1/2) of the node at ply
+// loses with LateReduction: none for the first lateMoves moves, a
+// capture, a promotion, a killer, a check or a move out of check.
+func (s *Searcher) lateReduction(ply, i int, m kifu.Move, inCheck bool) int {
+	if s.LateReduction <= 0 || i < lateMoves || inCheck || m.IsCapture() || m.IsPromotion() {
+		return 0
+	}
+	if f := &s.stack[ply]; m == f.killer[0] || m == f.killer[1] || s.pos.InCheck() {
+		return 0
+	}
+	return s.LateReduction
 }

@@ -89,8 +89,14 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		child := budget - int(c)
 		var v Value
 		if c > HalfCost && s.Mode == ModeRealization {
-			// Preliminary null-window search at the move's own probability.
-			v = -s.search(ply+1, child, -alpha-1, -alpha, false)
+			// Preliminary null-window search at the move's own probability
+			// (lowered further for a late quiet move, LateReduction, and
+			// searched again without that if it beats alpha).
+			r := s.lateReduction(ply, i, m, inCheck)
+			v = -s.search(ply+1, child-r, -alpha-1, -alpha, false)
+			if r > 0 && v > alpha && !s.aborted {
+				v = -s.search(ply+1, child, -alpha-1, -alpha, false)
+			}
 			if v > alpha && !s.aborted {
 				// It improves the best value: re-search at probability 1/2.
 				s.reSearches++
