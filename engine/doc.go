@@ -108,7 +108,7 @@
 // QSearchTT (the transposition table in quiescence, engine/qsearch.go),
 // NodeLimitStep (a half threshold step under go nodes, engine/timeman.go),
 // IterFit (the threshold step fitted to the clock, engine/timeman.go;
-// 150 by default), OrderHistory and OrderBucket (a butterfly history
+// 150 measured), OrderHistory and OrderBucket (a butterfly history
 // within cost buckets, engine/history.go), LateReduction (late quiet
 // moves searched shallower first, engine/prune.go),
 // the threat stacks (ThreatStacks and its Threat* rules, engine/threat)

@@ -94,7 +94,7 @@ func newOptions() *options {
 		{name: "NodeLimitStep", kind: "check", def: "false",
 			help: "under go nodes, step the threshold by 2 instead of 4 when the larger step is not expected to end within the nodes left (as under a clock)"},
 		{name: "IterFit", kind: "spin", def: strconv.Itoa(defaultIterFit), min: 0, max: 1000,
-			help: "realization mode under a clock: the next iteration's threshold step is the largest (down to 0.2 of a halving) whose estimated time times IterFit/100 fits in the time left (0: steps of 4, or 2 when 4 would not end)"},
+			help: "realization mode under a clock: the next iteration's threshold step is the largest (down to 0.2 of a halving) whose estimated time times IterFit/100 fits in the time left, 150 as measured (0: steps of 4, or 2 when 4 would not end)"},
 		{name: "OrderHistory", kind: "check", def: "false",
 			help: "realization mode: order quiet moves by a butterfly history (side, origin or dropped piece, destination) with a bonus on cut-offs and a malus for the quiet moves searched before, instead of the piece-to-square history"},
 		{name: "OrderBucket", kind: "spin", def: "1", min: 1, max: 2000,

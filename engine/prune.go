@@ -68,9 +68,10 @@ const (
 	// CPU against 0, docs/experiments.md). It applies where CheapCoster
 	// is set (the USI engine sets Config.Coster).
 	defaultModelMinBudget = 100
-	// defaultIterFit is the IterFit option's default (issue 34:
+	// defaultIterFit is the IterFit option's default: off (issue 34:
+	// 150 scored 95-101-4 against the old schedule at 100 ms byoyomi,
 	// docs/lab/strength.md).
-	defaultIterFit = 150
+	defaultIterFit = 0
 )
 
 func defaultSOpts() sopts {

@@ -166,7 +166,7 @@ func (sc *iterSchedule) fitStep(step int, left time.Duration, margin int) int {
 // nextStep returns the budget step to the next iteration after the one of
 // budget that has just finished, and false if none should start. Without
 // a time limit (or while pondering) it is the mode's step. With one, the
-// realization mode with IterFit takes the largest step whose iteration is
+// realization mode with IterFit (off by default) takes the largest step whose iteration is
 // expected to end before the hard limit with IterFit percent of its time
 // to spare (fitStep: an iteration the clock cuts reports only the root
 // moves it finished, so a smaller step that ends is worth more than a
