@@ -73,7 +73,9 @@ func (s *Searcher) beginSimulation(n bayesNoise) {
 	s.Wait() // the last search's helpers are done with their tables
 	s.noise = n
 	s.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+	s.butterfly = butterflyHistory{}
 	for _, h := range s.smp.helpers {
 		h.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+		h.butterfly = butterflyHistory{}
 	}
 }

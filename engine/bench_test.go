@@ -30,20 +30,24 @@ var benchBudgets = [...]int{ModeRealization: 700, ModeDepth: 600}
 // (eager, the search before lazy pricing, engine/movepick.go), and the
 // realization mode as the USI engine runs it by default (usi: the move
 // model's costs, the learned evaluation), also with ModelMinBudget 20 and
-// 100 (the category table's lazy pricing near the threshold).
+// 100 (the category table's lazy pricing near the threshold), and the
+// last with the butterfly history in cost buckets of 50 (history:
+// OrderHistory, OrderBucket 50, history.go).
 var benchVariants = []struct {
 	name  string
 	mode  Mode
 	eager bool
 	usi   bool // the USI defaults: the move model's costs, the learned evaluation
 	cheap int  // ModelMinBudget (with usi)
+	hist  bool // OrderHistory with OrderBucket 50
 }{
-	{"realization", ModeRealization, false, false, 0},
-	{"realization-eager", ModeRealization, true, false, 0},
-	{"depth", ModeDepth, false, false, 0},
-	{"usi", ModeRealization, false, true, 0},
-	{"usi-cheap20", ModeRealization, false, true, 20},
-	{"usi-cheap100", ModeRealization, false, true, 100},
+	{"realization", ModeRealization, false, false, 0, false},
+	{"realization-eager", ModeRealization, true, false, 0, false},
+	{"depth", ModeDepth, false, false, 0, false},
+	{"usi", ModeRealization, false, true, 0, false},
+	{"usi-cheap20", ModeRealization, false, true, 20, false},
+	{"usi-cheap100", ModeRealization, false, true, 100, false},
+	{"usi-cheap100-history", ModeRealization, false, true, 100, true},
 }
 
 // BenchmarkSearch searches each position from an empty table up to a
@@ -63,14 +67,14 @@ func BenchmarkSearch(b *testing.B) {
 					name = v.name + "/nomate/" + bp.name
 				}
 				b.Run(name, func(b *testing.B) {
-					benchSearch(b, bp.sfen, v.mode, v.eager, v.usi, v.cheap, mate)
+					benchSearch(b, bp.sfen, v.mode, v.eager, v.usi, v.cheap, v.hist, mate)
 				})
 			}
 		}
 	}
 }
 
-func benchSearch(b *testing.B, sfen string, mode Mode, eager, usi bool, cheap int, mate bool) {
+func benchSearch(b *testing.B, sfen string, mode Mode, eager, usi bool, cheap int, hist, mate bool) {
 	pos, err := kifu.ParseSFEN(sfen)
 	if err != nil {
 		b.Fatal(err)
@@ -81,6 +85,9 @@ func benchSearch(b *testing.B, sfen string, mode Mode, eager, usi bool, cheap in
 	if usi {
 		s.Coster, s.Eval = newModelCoster(nil), evalLearned
 		s.ModelMinBudget, s.CheapCoster = cheap, newTableCoster(tables.Costs())
+	}
+	if hist {
+		s.OrderHistory, s.OrderBucket = true, 50
 	}
 	if !mate {
 		s.RootMateNodes, s.NodeMateNodes = 0, 0

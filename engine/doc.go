@@ -109,6 +109,10 @@
 // Futility (frontier pruning in the realization mode, engine/prune.go),
 // QSearchTT (the transposition table in quiescence, engine/qsearch.go),
 // NodeLimitStep (a half threshold step under go nodes, engine/timeman.go),
+// IterFit (the threshold step fitted to the clock, engine/timeman.go;
+// 150 measured), OrderHistory and OrderBucket (a butterfly history
+// within cost buckets, engine/history.go), LateReduction (late quiet
+// moves searched shallower first, engine/prune.go),
 // the threat stacks (ThreatStacks and its Threat* rules, engine/threat)
 // and the Bayesian randomized search (Bayes and its Bayes* settings,
 // engine/bayes).

@@ -147,6 +147,12 @@ func (mp *movePicker) next() (m kifu.Move, c int32, ok bool) {
 	return m, c, true
 }
 
+// searched returns the moves picked before the last one picked (the
+// node's moves searched before it, or skipped by a pruning rule).
+func (mp *movePicker) searched() []kifu.Move {
+	return mp.moves[:max(mp.cursor-1, 0)]
+}
+
 // bestCost is the cost the table keeps with the node's best move m of
 // cost c: -1 (none) where the node's costs are not the table's to keep.
 func (mp *movePicker) bestCost(c int32) int32 {
@@ -176,7 +182,16 @@ func (s *Searcher) orderKey(f *frame, m kifu.Move, c int32, ttMove kifu.Move) in
 	if m == ttMove {
 		return orderTT
 	}
-	return (maxCost-c)<<16 + s.orderRest(f, m)
+	return s.costOrder(c)<<16 + s.orderRest(f, m)
+}
+
+// costOrder is the part of orderKey a move's cost c gives: lower costs
+// first, compared in buckets of OrderBucket cost units.
+func (s *Searcher) costOrder(c int32) int32 {
+	if s.OrderBucket > 1 {
+		return (maxCost - c) / int32(s.OrderBucket)
+	}
+	return maxCost - c
 }
 
 // orderRest is the part of orderKey that does not depend on the move's
@@ -187,6 +202,8 @@ func (s *Searcher) orderRest(f *frame, m kifu.Move) int32 {
 		sc += int32(eval.PieceValue(m.Captured().Type()))*8 - int32(eval.PieceValue(m.Piece().Type()))/16 + 1<<15
 	} else if m == f.killer[0] || m == f.killer[1] {
 		sc += orderKiller
+	} else if s.OrderHistory {
+		sc += max(s.butterfly.get(m), -orderKiller/4) // a malus stays within the cost's bits
 	} else {
 		sc += min(s.history[m.Piece()][m.To()], orderKiller-1)
 	}
@@ -410,7 +427,7 @@ func (mp *movePicker) priceDeferred() {
 	mp.s.moveCosts(mp.budget, mp.prev, moves, costs, mp.inCheck, mp.costKey)
 	for i := range moves {
 		if i != k {
-			f.order[i] += (maxCost - costs[i]) << 16
+			f.order[i] += mp.s.costOrder(costs[i]) << 16
 		}
 	}
 	moves[0], moves[k] = moves[k], moves[0]

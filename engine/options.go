@@ -93,6 +93,14 @@ func newOptions() *options {
 			help: "futility pruning of quiet moves into leaves in the realization mode (static evaluation far below alpha)"},
 		{name: "NodeLimitStep", kind: "check", def: "false",
 			help: "under go nodes, step the threshold by 2 instead of 4 when the larger step is not expected to end within the nodes left (as under a clock)"},
+		{name: "IterFit", kind: "spin", def: strconv.Itoa(defaultIterFit), min: 0, max: 1000,
+			help: "realization mode under a clock: the next iteration's threshold step is the largest (down to 0.2 of a halving) whose estimated time times IterFit/100 fits in the time left, 150 as measured (0: steps of 4, or 2 when 4 would not end)"},
+		{name: "OrderHistory", kind: "check", def: "false",
+			help: "realization mode: order quiet moves by a butterfly history (side, origin or dropped piece, destination) with a bonus on cut-offs and a malus for the quiet moves searched before, instead of the piece-to-square history"},
+		{name: "OrderBucket", kind: "spin", def: "1", min: 1, max: 2000,
+			help: "realization mode: compare the costs of a node's moves in buckets of this many cost units (100: a halving of the probability) when ordering them, so that captures, killers and history order the moves of a bucket (1: exact costs)"},
+		{name: "LateReduction", kind: "spin", def: "0", min: 0, max: 1000,
+			help: "realization mode: the preliminary search of a quiet move of probability below 1/2, from the fourth move of a node on, gets this many cost units less (100: half the probability), and is searched again without them if it beats alpha (0: none)"},
 		{name: "QSearchTT", kind: "check", def: "false",
 			help: "quiescence search probes and stores the transposition table and tries its move first"},
 		{name: "Aspiration", kind: "spin", def: strconv.Itoa(defaultAspiration), min: 0, max: 10000,
@@ -254,6 +262,9 @@ func (o *options) apply(s *Searcher, cfg Config) {
 	s.NullMoveRP = o.bool("NullMove")
 	s.ReverseFutility, s.Futility = o.bool("ReverseFutility"), o.bool("Futility")
 	s.NodeHalfStep = o.bool("NodeLimitStep")
+	s.IterFit = o.int("IterFit")
+	s.OrderHistory, s.OrderBucket = o.bool("OrderHistory"), o.int("OrderBucket")
+	s.LateReduction = o.int("LateReduction")
 	s.QCheckPlies = o.int("QCheckPlies")
 	s.QTT, s.Aspiration = o.bool("QSearchTT"), o.int("Aspiration")
 	s.ModelMinBudget, s.CheapCoster = o.int("ModelMinBudget"), nil // cheapNode (engine/movepick.go)

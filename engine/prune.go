@@ -24,6 +24,23 @@ type sopts struct {
 	// when the next iteration at budgetStep is not expected to end within
 	// it (Searcher.nextStep; USI NodeLimitStep).
 	NodeHalfStep bool
+	// IterFit, in percent, fits the realization mode's threshold step to
+	// the clock (Searcher.nextStep; USI IterFit): the next iteration gets
+	// the largest step, down to minFitStep, whose estimated time times
+	// IterFit/100 is within the time left (0: the fixed steps).
+	IterFit int
+	// OrderHistory orders the realization mode's quiet moves by the
+	// butterfly history (history.go) instead of the piece-to-square
+	// history (USI OrderHistory).
+	OrderHistory bool
+	// OrderBucket is the width, in cost units, of the buckets in which
+	// the realization mode compares the costs of a node's moves when it
+	// orders them (orderKey; USI OrderBucket; 1: exact costs).
+	OrderBucket int
+	// LateReduction lowers, by this many cost units, the budget of the
+	// preliminary search of a late quiet move of probability below 1/2
+	// (lateReduction; USI LateReduction; 0: none).
+	LateReduction int
 	// Aspiration is the half width in centipawns of the root's window
 	// around the last iteration's score (searchRoot; USI Aspiration; 0:
 	// a full window).
@@ -51,11 +68,15 @@ const (
 	// CPU against 0, docs/experiments.md). It applies where CheapCoster
 	// is set (the USI engine sets Config.Coster).
 	defaultModelMinBudget = 100
+	// defaultIterFit is the IterFit option's default: off (issue 34:
+	// 150 scored 95-101-4 against the old schedule at 100 ms byoyomi,
+	// docs/lab/strength.md).
+	defaultIterFit = 0
 )
 
 func defaultSOpts() sopts {
 	return sopts{NullMoveRP: defaultNullMoveRP, ReverseFutility: defaultReverseFutility, Futility: defaultFutility,
-		Aspiration: defaultAspiration, ModelMinBudget: defaultModelMinBudget}
+		Aspiration: defaultAspiration, ModelMinBudget: defaultModelMinBudget, IterFit: defaultIterFit, OrderBucket: 1}
 }
 
 // Reverse futility pruning ("static null move") in the realization mode:
@@ -153,4 +174,22 @@ func (s *Searcher) nullMoveRP(ply, budget int, beta Value, pvNode, inCheck bool)
 		v = beta // a mate found after passing proves nothing
 	}
 	return v, true
+}
+
+// lateMoves is the number of moves of a node never reduced by
+// LateReduction.
+const lateMoves = 3
+
+// lateReduction is the budget the preliminary search of the i-th move m
+// (from 0; m just played, its probability below 1/2) of the node at ply
+// loses with LateReduction: none for the first lateMoves moves, a
+// capture, a promotion, a killer, a check or a move out of check.
+func (s *Searcher) lateReduction(ply, i int, m kifu.Move, inCheck bool) int {
+	if s.LateReduction <= 0 || i < lateMoves || inCheck || m.IsCapture() || m.IsPromotion() {
+		return 0
+	}
+	if f := &s.stack[ply]; m == f.killer[0] || m == f.killer[1] || s.pos.InCheck() {
+		return 0
+	}
+	return s.LateReduction
 }

@@ -89,8 +89,14 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 		child := budget - int(c)
 		var v Value
 		if c > HalfCost && s.Mode == ModeRealization {
-			// Preliminary null-window search at the move's own probability.
-			v = -s.search(ply+1, child, -alpha-1, -alpha, false)
+			// Preliminary null-window search at the move's own probability
+			// (lowered further for a late quiet move, LateReduction, and
+			// searched again without that if it beats alpha).
+			r := s.lateReduction(ply, i, m, inCheck)
+			v = -s.search(ply+1, child-r, -alpha-1, -alpha, false)
+			if r > 0 && v > alpha && !s.aborted {
+				v = -s.search(ply+1, child, -alpha-1, -alpha, false)
+			}
 			if v > alpha && !s.aborted {
 				// It improves the best value: re-search at probability 1/2.
 				s.reSearches++
@@ -303,13 +309,23 @@ func (s *Searcher) newBest(ply int, m kifu.Move, v Value) {
 }
 
 // cutOff records the move m that caused a cut-off: a quiet move becomes
-// a killer and gains history.
+// a killer and gains history; with OrderHistory it gains butterfly
+// history and the quiet moves picked before it lose as much.
 func (s *Searcher) cutOff(f *frame, m kifu.Move, budget int) {
 	if m.IsCapture() || m.IsPromotion() {
 		return
 	}
 	if f.killer[0] != m {
 		f.killer[1], f.killer[0] = f.killer[0], m
+	}
+	if s.OrderHistory {
+		b := historyBonus(budget)
+		s.butterfly.add(m, b)
+		for _, q := range f.mp.searched() {
+			if !q.IsCapture() && !q.IsPromotion() {
+				s.butterfly.add(q, -b)
+			}
+		}
 	}
 	h := &s.history[m.Piece()][m.To()]
 	*h += int32(budget/HalfCost+1) * int32(budget/HalfCost+1)

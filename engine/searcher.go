@@ -111,12 +111,14 @@ type Searcher struct {
 	ctl    *Control // the running search's stop, ponderhit and clock
 	ownCtl Control  // Search's control
 	// current is ctl while a search runs (nil between searches), for Stop.
-	current  atomic.Pointer[Control]
-	start    time.Time
-	aborted  bool
-	stack    [eval.MaxPly + 2]frame
-	history  [kifu.PieceNB][kifu.SquareNB]int32
-	rootPrev kifu.Move
+	current atomic.Pointer[Control]
+	start   time.Time
+	aborted bool
+	stack   [eval.MaxPly + 2]frame
+	history [kifu.PieceNB][kifu.SquareNB]int32
+	// butterfly is the butterfly history of OrderHistory (history.go).
+	butterfly butterflyHistory
+	rootPrev  kifu.Move
 	// the best fully searched root move of the current iteration, and
 	// the best move of the last finished one (searched first)
 	rootBest  kifu.Move
@@ -219,11 +221,13 @@ func (s *Searcher) NewGame() {
 		s.tt.Clear()
 	}
 	s.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+	s.butterfly = butterflyHistory{}
 	if s.Mate != nil {
 		s.Mate.Clear()
 	}
 	for _, h := range s.smp.helpers {
 		h.history = [kifu.PieceNB][kifu.SquareNB]int32{}
+		h.butterfly = butterflyHistory{}
 		if h.Mate != nil {
 			h.Mate.Clear()
 		}

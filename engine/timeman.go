@@ -71,6 +71,10 @@ type iterSchedule struct {
 	prevNodes uint64 // and of the one before
 	lastStep  int    // the budget step that led to the last one
 	budget    int    // the last one's root budget
+	// logGrowth and halves sum, over the iterations of 64 nodes or more
+	// after one of as many, the log of each one's nodes over the one's
+	// before and its step in HalfCosts (fitGrowth).
+	logGrowth, halves float64
 }
 
 // begin records the start of an iteration, when the search has searched
@@ -89,6 +93,27 @@ func (sc *iterSchedule) end(nodes uint64, budget int) {
 		sc.lastStep = budget - sc.budget
 	}
 	sc.budget = budget
+	if sc.prevNodes >= 64 && sc.lastNodes >= 64 && sc.lastStep > 0 {
+		sc.logGrowth += math.Log(float64(sc.lastNodes) / float64(sc.prevNodes))
+		sc.halves += float64(sc.lastStep) / HalfCost
+	}
+}
+
+// fitGrowth is growth averaged over all the iterations so far (the
+// geometric mean of their growths per HalfCost, weighted by their steps):
+// the cost of one iteration over the last swings by factors of 3 and more
+// either way as the principal variation changes, which the last two alone
+// would follow. The same default and clamp as growth.
+func (sc *iterSchedule) fitGrowth() float64 {
+	if sc.halves <= 0 {
+		return math.Sqrt(5)
+	}
+	return min(max(math.Exp(sc.logGrowth/sc.halves), 1.2), 10)
+}
+
+// fitEstimate is estimate with fitGrowth.
+func (sc *iterSchedule) fitEstimate(step int) time.Duration {
+	return time.Duration(float64(sc.last) * math.Pow(sc.fitGrowth(), float64(step)/float64(HalfCost)))
 }
 
 // growth returns the estimated factor by which an iteration's cost grows
@@ -116,19 +141,45 @@ func (sc *iterSchedule) estimateNodes(step int) float64 {
 	return float64(sc.lastNodes) * math.Pow(sc.growth(), float64(step)/float64(HalfCost))
 }
 
+// minFitStep and fitGrain bound the steps fitted to the clock (IterFit):
+// a fifth of a halving of the threshold at least, in tenths of one.
+const (
+	minFitStep = HalfCost / 5
+	fitGrain   = HalfCost / 10
+)
+
+// fitStep returns the largest step, a multiple of fitGrain in
+// [minFitStep, step], whose estimated time (the last iteration's, grown
+// by fitGrowth) times margin/100 is within left; minFitStep when none is.
+func (sc *iterSchedule) fitStep(step int, left time.Duration, margin int) int {
+	if sc.last <= 0 {
+		return step
+	}
+	r := float64(left) * 100 / float64(margin) / float64(sc.last)
+	if r <= 1 {
+		return minFitStep
+	}
+	fit := int(math.Log(r)/math.Log(sc.fitGrowth())*HalfCost) / fitGrain * fitGrain
+	return min(max(fit, minFitStep), step)
+}
+
 // nextStep returns the budget step to the next iteration after the one of
 // budget that has just finished, and false if none should start. Without
 // a time limit (or while pondering) it is the mode's step. With one, the
-// realization mode steps by HalfCost instead of budgetStep when the
-// iteration at budgetStep is not expected to end before the hard limit
-// (an iteration costs about 5 times the last per budgetStep); and when
-// even the smaller step is not expected to end in time, no iteration
-// starts unless the time left would be lost anyway (a byoyomi or
-// movetime search, whose soft and hard limits are the same: there the
-// unfinished iteration's best move is used, Searcher.SearchWith). With
-// NodeLimitStep (Searcher.NodeHalfStep) a node limit without a clock
-// halves the step the same way, by the nodes left: the iteration is
-// always started (the nodes left would be lost anyway).
+// realization mode with IterFit (off by default) takes the largest step whose iteration is
+// expected to end before the hard limit with IterFit percent of its time
+// to spare (fitStep: an iteration the clock cuts reports only the root
+// moves it finished, so a smaller step that ends is worth more than a
+// larger one that does not); without IterFit it steps by HalfCost instead
+// of budgetStep when the iteration at budgetStep is not expected to end
+// before the hard limit (an iteration costs about 5 times the last per
+// budgetStep). When even the smallest step is not expected to end in
+// time, no iteration starts unless the time left would be lost anyway (a
+// byoyomi or movetime search, whose soft and hard limits are the same:
+// there the unfinished iteration's best move is used,
+// Searcher.SearchWith). With NodeLimitStep (Searcher.NodeHalfStep) a node
+// limit without a clock halves the step the same way, by the nodes left:
+// the iteration is always started (the nodes left would be lost anyway).
 func (s *Searcher) nextStep(sc *iterSchedule, budget int) (int, bool) {
 	step := s.step()
 	sc.end(s.nodes, budget)
@@ -141,10 +192,15 @@ func (s *Searcher) nextStep(sc *iterSchedule, budget int) (int, bool) {
 		return step, true
 	}
 	left := time.Duration(hard - time.Now().UnixNano())
-	if step > HalfCost && sc.estimate(step) > left {
+	est := sc.estimate
+	switch {
+	case s.IterFit > 0 && s.Mode == ModeRealization:
+		step = sc.fitStep(step, left, s.IterFit)
+		est = sc.fitEstimate
+	case step > HalfCost && sc.estimate(step) > left:
 		step = HalfCost
 	}
-	if sc.estimate(step) > left && s.ctl.softAt.Load() < hard {
+	if est(step) > left && s.ctl.softAt.Load() < hard {
 		return step, false
 	}
 	return step, true

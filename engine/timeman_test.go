@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -40,28 +41,45 @@ func TestPlanTime(t *testing.T) {
 }
 
 // TestNextStep checks the choice of the next iteration from the costs of
-// the last two: the usual step when it fits or when there is no time
-// limit, a half step when only that is expected to end in time, and none
-// when not even that is, unless the time would be lost anyway (soft =
-// hard: byoyomi).
+// the last two, on a faked clock (the last iteration's start moved back
+// by its time). Without IterFit: the usual step when it fits or when
+// there is no time limit, a half step when only that is expected to end
+// in time, and none when not even that is, unless the time would be lost
+// anyway (soft = hard: byoyomi). With IterFit: the largest step in tenths
+// of a halving whose estimate, with IterFit percent of it to spare, ends
+// in time; the least (minFitStep) when none does, started under byoyomi
+// and when it ends without the margin.
 func TestNextStep(t *testing.T) {
 	const ms = time.Millisecond
 	cases := []struct {
 		name       string
+		fit        int           // IterFit
 		soft, hard time.Duration // from now; 0: none
 		last       time.Duration // the last iteration's time; nodes grow 5x per BudgetStep
 		step       int
 		ok         bool
 	}{
-		{"no limit", 0, 0, time.Second, budgetStep, true},
-		{"fits", 2 * time.Second, 2 * time.Second, 10 * ms, budgetStep, true},
-		{"half step fits", 100 * ms, 100 * ms, 30 * ms, HalfCost, true},
-		{"nothing fits, main time", 50 * ms, 100 * ms, 60 * ms, HalfCost, false},
-		{"nothing fits, byoyomi", 100 * ms, 100 * ms, 60 * ms, HalfCost, true},
+		{"no limit", 0, 0, 0, time.Second, budgetStep, true},
+		{"fits", 0, 2 * time.Second, 2 * time.Second, 10 * ms, budgetStep, true},
+		{"half step fits", 0, 100 * ms, 100 * ms, 30 * ms, HalfCost, true},
+		{"nothing fits, main time", 0, 50 * ms, 100 * ms, 60 * ms, HalfCost, false},
+		{"nothing fits, byoyomi", 0, 100 * ms, 100 * ms, 60 * ms, HalfCost, true},
+		{"fit: no limit", 150, 0, 0, time.Second, budgetStep, true},
+		{"fit: the full step", 150, 2 * time.Second, 2 * time.Second, 10 * ms, budgetStep, true},
+		// 30 ms × 2.236^(s/100) × 1.5 <= 100 ms: s <= 99.3.
+		{"fit: 0.9 of a halving", 150, 100 * ms, 100 * ms, 30 * ms, 90, true},
+		// 10 ms × 2.236^(s/100) × 1.5 <= 100 ms: s <= 235.9, the full step.
+		{"fit: capped at the full step", 150, 100 * ms, 100 * ms, 10 * ms, budgetStep, true},
+		// 20 ms × 2.236^(s/100) × 1.2 <= 100 ms: s <= 176.9.
+		{"fit: a smaller margin", 120, 100 * ms, 100 * ms, 20 * ms, 170, true},
+		{"fit: the least step, byoyomi", 150, 100 * ms, 100 * ms, 90 * ms, minFitStep, true},
+		{"fit: the least step ends, main time", 150, 50 * ms, 100 * ms, 60 * ms, minFitStep, true},
+		{"fit: nothing ends, main time", 150, 50 * ms, 100 * ms, 90 * ms, minFitStep, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newTestSearcher()
+			s.IterFit = tc.fit
 			s.ctl = NewControl(Limits{Soft: tc.soft, Hard: tc.hard})
 			sc := iterSchedule{budget: 300, lastNodes: 1000, last: tc.last}
 			sc.begin(0)
@@ -70,6 +88,39 @@ func TestNextStep(t *testing.T) {
 			step, ok := s.nextStep(&sc, 500)
 			if step != tc.step || ok != tc.ok {
 				t.Errorf("nextStep = %d, %v; want %d, %v (growth %.2f per HalfCost)", step, ok, tc.step, tc.ok, sc.growth())
+			}
+		})
+	}
+}
+
+// TestFitGrowth checks the growth IterFit estimates with: the geometric
+// mean per HalfCost over every iteration since the search began (the
+// iterations below 64 nodes left out), not the last two's.
+func TestFitGrowth(t *testing.T) {
+	cases := []struct {
+		name    string
+		nodes   []uint64 // the search's nodes at the end of each iteration
+		budgets []int
+		want    float64
+	}{
+		{"none yet", []uint64{1000}, []int{100}, math.Sqrt(5)},
+		// 5000/1000 over 200, then 2000/5000 over 100: (5 × 0.4)^(1/3).
+		{"mean of a rise and a fall", []uint64{1000, 6000, 8000}, []int{100, 300, 400}, math.Cbrt(2)},
+		// The first ratio's iteration of 10 nodes is left out: 4 over 200.
+		{"tiny iterations left out", []uint64{10, 1010, 5010}, []int{100, 300, 500}, 2},
+		{"clamped", []uint64{1000, 1100}, []int{100, 300}, 1.2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var sc iterSchedule
+			var before uint64
+			for i, n := range tc.nodes {
+				sc.begin(before)
+				sc.end(n, tc.budgets[i])
+				before = n
+			}
+			if got := sc.fitGrowth(); math.Abs(got-tc.want) > 1e-9 {
+				t.Errorf("fitGrowth = %.4f, want %.4f (last two: %.4f)", got, tc.want, sc.growth())
 			}
 		})
 	}
