@@ -23,8 +23,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rpshogi/rpshogi/engine/eval"
@@ -70,11 +72,35 @@ type DataOptions struct {
 	// not), it samples them at MaxPositions over their number (Sample),
 	// so that the cost of the passes stops growing with the games.
 	MaxPositions int64
+	// ScoreWeight, in [0, 1], blends the engine scores the records give
+	// (Game.Scores: searched self-play, floodgate's "'**" comments) into
+	// the results' targets: a position labelled by a score s (Black's
+	// view) gets the target (1-ScoreWeight)·result +
+	// ScoreWeight·σ(s/ScoreScale), the others the result alone. 0 uses
+	// the results alone, as before.
+	ScoreWeight float64
+	// ScoreScale is the scale of the scores in centipawns: σ(s/ScoreScale)
+	// is read as the probability that Black wins (0: DefaultScoreScale).
+	ScoreScale float64
 	// TempDir is the folder of FitDB's examples ("": the database's).
 	TempDir string
 	// Progress, if set, is called as the games are extracted, with the
 	// games done and the games to do.
 	Progress func(done, total int64)
+}
+
+// DefaultScoreScale is DataOptions.ScoreScale's default, in centipawns
+// (docs/lab/evaluation.md, "Learning from the engine's games").
+const DefaultScoreScale = 600
+
+// scoreTarget returns the probability σ(s/scale) that Black wins that a
+// score s (Black's view) gives.
+func (o *DataOptions) scoreTarget(s float32) float32 {
+	k := o.ScoreScale
+	if k <= 0 {
+		k = DefaultScoreScale
+	}
+	return float32(1 / (1 + math.Exp(-float64(s)/k)))
 }
 
 func (o *DataOptions) weightOf(source string) float64 {
@@ -93,15 +119,61 @@ type Game struct {
 	StartSFEN string
 	Moves     string
 	Result    kifu.Result
+	// Scores are the engine scores of the moves (move_scores, Black's
+	// point of view), by move index from 0: Scores[i] goes with move
+	// i+1, and so labels the position it was played from. Nil when the
+	// game has none; shorter than the game when its last moves have none.
+	Scores []kifu.Score
+}
+
+// maxScoredPly bounds the plies of move_scores that parseScores reads.
+const maxScoredPly = 1 << 16
+
+// parseScores sets g.Scores from move_scores' "ply score" pairs
+// (gamesQuery), reusing its array.
+func (g *Game) parseScores(s string) error {
+	g.Scores = g.Scores[:0]
+	f := strings.Fields(s)
+	if len(f)%2 != 0 {
+		return fmt.Errorf("train: game %d: move_scores %q: not ply-score pairs", g.ID, s)
+	}
+	for i := 0; i < len(f); i += 2 {
+		ply, err1 := strconv.Atoi(f[i])
+		v, err2 := strconv.ParseInt(f[i+1], 10, 32)
+		if err1 != nil || err2 != nil || ply < 1 || ply > maxScoredPly {
+			return fmt.Errorf("train: game %d: move_scores: bad row (ply %q, score %q)", g.ID, f[i], f[i+1])
+		}
+		for len(g.Scores) < ply {
+			g.Scores = append(g.Scores, kifu.Score{})
+		}
+		g.Scores[ply-1] = kifu.Score{Value: int32(v), OK: true}
+	}
+	if len(g.Scores) == 0 {
+		g.Scores = nil
+	}
+	return nil
+}
+
+// score returns the engine score that labels the position before move
+// i (from 0), Black's point of view.
+func (g *Game) score(i int) (int32, bool) {
+	if i < len(g.Scores) && g.Scores[i].OK {
+		return g.Scores[i].Value, true
+	}
+	return 0, false
 }
 
 // ReadGames returns the games counted in the training database q (those
 // "rpshogi train" counted), in id order, with their results.
 func ReadGames(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
 }) ([]Game, error) {
-	rows, err := q.QueryContext(ctx, `SELECT g.id, g.source, g.start_sfen, g.moves, coalesce(g.result, '') FROM games g
-		JOIN game_stats s ON s.game_id = g.id ORDER BY g.id`)
+	query, err := queryGames(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, query)
 	if err != nil {
 		return nil, fmt.Errorf("train: reading games: %w", err)
 	}
@@ -109,17 +181,8 @@ func ReadGames(ctx context.Context, q interface {
 	var gs []Game
 	for rows.Next() {
 		var g Game
-		var res string
-		if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves, &res); err != nil {
-			return nil, fmt.Errorf("train: reading games: %w", err)
-		}
-		switch res {
-		case kifu.BlackWin.String():
-			g.Result = kifu.BlackWin
-		case kifu.WhiteWin.String():
-			g.Result = kifu.WhiteWin
-		case kifu.Draw.String():
-			g.Result = kifu.Draw
+		if err := scanGame(rows, &g); err != nil {
+			return nil, err
 		}
 		gs = append(gs, g)
 	}
@@ -144,6 +207,9 @@ type Dataset struct {
 	// moves played; CompareWeight is the comparisons' total weight.
 	Comparisons, Alternatives int64
 	CompareWeight             float64
+	// Scored counts the positions whose target blends an engine score
+	// (DataOptions.ScoreWeight).
+	Scored int64
 	// Sample is the share of positions kept (DataOptions.Sample; 1 for
 	// every position).
 	Sample float64
@@ -158,7 +224,7 @@ type Dataset struct {
 type chunk struct {
 	pos    []uint32 // position i's features are feats[pos[i]:pos[i+1]]
 	feats  []evalfeat.Feature
-	target []float32 // Black's score: 1 win, 0.5 draw, 0 loss
+	target []float32 // Black's score: 1 win, 0.5 draw, 0 loss, or blended with an engine score (DataOptions.ScoreWeight)
 	weight []float32
 	hand   []float32 // the hand-set evaluation from Black's point of view
 
@@ -208,6 +274,7 @@ type gameData struct {
 	pos     []uint32
 	feats   []evalfeat.Feature
 	hand    []float32
+	score   []float32 // the engine score labelling the position, NaN for none
 	unquiet int64
 	// the comparisons, as in chunk but without sentinels
 	cgroup []uint32
@@ -259,6 +326,11 @@ func extractGame(g *Game, compare int, leaf []float64, sample float64) (*gameDat
 			d.pos = append(d.pos, uint32(start))
 			d.feats = append(d.feats, canonical(evalfeat.Append(pos, buf[:0]))...)
 			d.hand = append(d.hand, HandBlack(pos))
+			sc := float32(math.NaN())
+			if v, ok := g.score(i); ok {
+				sc = float32(v)
+			}
+			d.score = append(d.score, sc)
 			if ls != nil {
 				d.appendLeafComparison(ls, pos, played, d.feats[start:], compare)
 			} else if compare > 0 {
@@ -351,7 +423,12 @@ func collect(ctx context.Context, next func() ([]Game, error), opts DataOptions,
 			base := uint32(len(c.feats))
 			for k := range p.pos {
 				c.pos = append(c.pos, base+p.pos[k])
-				c.target = append(c.target, t)
+				tk := t
+				if sw := float32(opts.ScoreWeight); sw > 0 && !math.IsNaN(float64(p.score[k])) {
+					tk = (1-sw)*t + sw*opts.scoreTarget(p.score[k])
+					ds.Scored++
+				}
+				c.target = append(c.target, tk)
 				c.weight = append(c.weight, w)
 				c.hand = append(c.hand, p.hand[k])
 				ds.TotalWeight += float64(w)

@@ -169,6 +169,9 @@ func (r *Run) WriteText(w io.Writer, path string, d time.Duration) {
 	ds, res := r.Data, r.Result
 	fmt.Fprintf(w, "games %d (%d without a result, %d weighed 0), quiet positions %d (%d left out), features %d\n",
 		ds.Games, ds.NoResult, ds.Skipped, ds.Positions, ds.Unquiet, evalfeat.NumFeatures())
+	if ds.Scored > 0 {
+		fmt.Fprintf(w, "positions labelled by an engine score as well as the result: %d (--score-weight)\n", ds.Scored)
+	}
 	if ds.Sample > 0 && ds.Sample < 1 {
 		fmt.Fprintf(w, "positions sampled: a share of %.4g of each game's (--sample, or --max-positions over the games' positions)\n", ds.Sample)
 	}

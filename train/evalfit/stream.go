@@ -9,8 +9,32 @@ import (
 )
 
 // gamesQuery selects the games "rpshogi train" counted, in id order.
-const gamesQuery = `SELECT g.id, g.source, g.start_sfen, g.moves, coalesce(g.result, '') FROM games g
-	JOIN game_stats s ON s.game_id = g.id ORDER BY g.id`
+// The last column is the game's engine scores (move_scores), "ply score"
+// pairs separated by spaces in ply order (” for none).
+const gamesQuery = `SELECT g.id, g.source, g.start_sfen, g.moves, coalesce(g.result, ''),
+	coalesce((SELECT group_concat(m.ply || ' ' || m.score, ' ') FROM
+		(SELECT ply, score FROM move_scores WHERE game_id = g.id ORDER BY ply) m), '')
+	FROM games g JOIN game_stats s ON s.game_id = g.id ORDER BY g.id`
+
+// gamesQueryV1 is gamesQuery on a database of train schema version 1,
+// without move_scores.
+const gamesQueryV1 = `SELECT g.id, g.source, g.start_sfen, g.moves, coalesce(g.result, ''), ''
+	FROM games g JOIN game_stats s ON s.game_id = g.id ORDER BY g.id`
+
+// queryGames returns the query of the games of q: gamesQuery, or
+// gamesQueryV1 when q has no move_scores table.
+func queryGames(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (string, error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'move_scores'`).Scan(&n); err != nil {
+		return "", fmt.Errorf("train: reading the schema: %w", err)
+	}
+	if n == 0 {
+		return gamesQueryV1, nil
+	}
+	return gamesQuery, nil
+}
 
 // countGames returns the number of games FitDB fits on (at most
 // maxGames when positive) and the number of their positions.
@@ -29,9 +53,12 @@ func countGames(ctx context.Context, db *sql.DB, maxGames int) (games, positions
 }
 
 func scanGame(rows *sql.Rows, g *Game) error {
-	var res string
-	if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves, &res); err != nil {
+	var res, scores string
+	if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves, &res, &scores); err != nil {
 		return fmt.Errorf("train: reading games: %w", err)
+	}
+	if err := g.parseScores(scores); err != nil {
+		return err
 	}
 	g.Result = kifu.NoResult
 	switch res {
@@ -54,7 +81,11 @@ func streamGames(ctx context.Context, db *sql.DB, maxGames int, progress func(in
 	if maxGames > 0 {
 		limit = int64(maxGames)
 	}
-	rows, err := db.QueryContext(ctx, gamesQuery+` LIMIT ?`, limit)
+	query, err := queryGames(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := db.QueryContext(ctx, query+` LIMIT ?`, limit)
 	if err != nil {
 		return nil, nil, fmt.Errorf("train: reading games: %w", err)
 	}
