@@ -91,7 +91,7 @@ type DataOptions struct {
 
 // DefaultScoreScale is DataOptions.ScoreScale's default, in centipawns
 // (docs/lab/evaluation.md, "Learning from the engine's games").
-const DefaultScoreScale = 600
+const DefaultScoreScale = 1800
 
 // scoreTarget returns the probability σ(s/scale) that Black wins that a
 // score s (Black's view) gives.
