@@ -60,7 +60,8 @@ Games whose records give the engine's score with its moves (searched
 self-play, floodgate's CSA "'** <score> <pv>" comments, stored by
 "rpshogi train" in move_scores) can label their positions with it:
 --score-weight W makes a scored position's target (1-W)·result +
-W·σ(score/--score-scale) instead of the result alone.`,
+W·σ(score/--score-scale) instead of the result alone; --score-scale 0
+fits the scale on the database's scores and their games' results first.`,
 		Example: `  rpshogi evalfit --db rp.sqlite --weight selfplay=0 --out tables/eval_gen.go held-out/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.HeldOut = args
@@ -71,12 +72,12 @@ W·σ(score/--score-scale) instead of the result alone.`,
 			if opts.Sample <= 0 || opts.Sample > 1 || opts.MaxPositions < 0 {
 				return usageErrorf("--sample must be in (0, 1] and --max-positions not negative")
 			}
-			if opts.ScoreWeight < 0 || opts.ScoreWeight > 1 || opts.ScoreScale <= 0 {
-				return usageErrorf("--score-weight must be in [0, 1] and --score-scale positive")
+			if opts.ScoreWeight < 0 || opts.ScoreWeight > 1 || opts.ScoreScale < 0 {
+				return usageErrorf("--score-weight must be in [0, 1] and --score-scale not negative")
 			}
 			r.Data = evalfit.DataOptions{Workers: opts.Flags.Workers, Compare: opts.Compare, LeafPasses: opts.LeafPasses,
 				Sample: opts.Sample, MaxPositions: opts.MaxPositions, TempDir: opts.TempDir,
-				ScoreWeight: opts.ScoreWeight, ScoreScale: opts.ScoreScale}
+				ScoreWeight: opts.ScoreWeight, ScoreScale: opts.ScoreScale, FitScoreScale: opts.ScoreScale == 0}
 			var err error
 			if r.Data.Weights, err = modelrun.ParseWeights(r.Weights); err != nil {
 				return &usageError{err}
@@ -100,7 +101,7 @@ W·σ(score/--score-scale) instead of the result alone.`,
 	f.Float64Var(&opts.Sample, "sample", 1, "fit on this share of each game's positions, chosen by a hash of the game and the ply (1: every position, or the share --max-positions gives)")
 	f.Int64Var(&opts.MaxPositions, "max-positions", evalrun.DefaultMaxPositions, "beyond this many positions in the games, sample them down to about it (0: no cap)")
 	f.Float64Var(&opts.ScoreWeight, "score-weight", evalrun.DefaultScoreWeight, "blend the engine scores the records give (move_scores) into the targets of their positions with this weight, in [0, 1] (0: the results alone)")
-	f.Float64Var(&opts.ScoreScale, "score-scale", evalrun.DefaultScoreScale, "scale of those scores in centipawns: σ(score/scale) is Black's expected result")
+	f.Float64Var(&opts.ScoreScale, "score-scale", evalrun.DefaultScoreScale, "scale of those scores in centipawns: σ(score/scale) is Black's expected result (0: fit it on the database's scores and results)")
 	f.StringVar(&opts.TempDir, "temp-dir", "", "folder of the fit's temporary examples (default: the database's; removed at the end)")
 	f.StringArrayVar(&opts.Run.Weights, "weight", nil, "SUBSTRING=W: weigh the games whose source contains SUBSTRING by W (repeatable)")
 	f.StringVar(&opts.Run.Out, "out", "", "also write the evaluation as Go source to this file")

@@ -82,6 +82,10 @@ type DataOptions struct {
 	// ScoreScale is the scale of the scores in centipawns: σ(s/ScoreScale)
 	// is read as the probability that Black wins (0: DefaultScoreScale).
 	ScoreScale float64
+	// FitScoreScale makes FitDB fit ScoreScale on the database's scores
+	// and their games' results first (FitScoreScale), when ScoreWeight
+	// is positive and the database has scored games with a result.
+	FitScoreScale bool
 	// TempDir is the folder of FitDB's examples ("": the database's).
 	TempDir string
 	// Progress, if set, is called as the games are extracted, with the
@@ -96,11 +100,15 @@ const DefaultScoreScale = 1800
 // scoreTarget returns the probability σ(s/scale) that Black wins that a
 // score s (Black's view) gives.
 func (o *DataOptions) scoreTarget(s float32) float32 {
-	k := o.ScoreScale
-	if k <= 0 {
-		k = DefaultScoreScale
+	return float32(1 / (1 + math.Exp(-float64(s)/o.scoreScale())))
+}
+
+// scoreScale returns ScoreScale, or its default.
+func (o *DataOptions) scoreScale() float64 {
+	if o.ScoreScale <= 0 {
+		return DefaultScoreScale
 	}
-	return float32(1 / (1 + math.Exp(-float64(s)/k)))
+	return o.ScoreScale
 }
 
 func (o *DataOptions) weightOf(source string) float64 {
@@ -208,8 +216,11 @@ type Dataset struct {
 	Comparisons, Alternatives int64
 	CompareWeight             float64
 	// Scored counts the positions whose target blends an engine score
-	// (DataOptions.ScoreWeight).
-	Scored int64
+	// (DataOptions.ScoreWeight); ScoreScale is the scale it used, and
+	// ScoreScaleMoves the scored moves FitDB fitted it on (0 when given).
+	Scored          int64
+	ScoreScale      float64
+	ScoreScaleMoves int64
 	// Sample is the share of positions kept (DataOptions.Sample; 1 for
 	// every position).
 	Sample float64

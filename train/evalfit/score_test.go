@@ -2,6 +2,7 @@ package evalfit
 
 import (
 	"context"
+	"database/sql"
 	"math"
 	"path/filepath"
 	"strings"
@@ -144,5 +145,73 @@ func TestScoreTargets(t *testing.T) {
 	}
 	if r1.Data.Scored != 0 || r1.Data.Positions != ds.Positions {
 		t.Errorf("version 1: %d scored of %d positions, want 0 of %d", r1.Data.Scored, r1.Data.Positions, ds.Positions)
+	}
+}
+
+// TestFitScoreScale fits the scale of scores written into a database:
+// the loss it returns is the mean cross-entropy of the results at that
+// scale, computed here move by move, and 5% either way is worse; FitDB
+// with FitScoreScale blends at that scale.
+func TestFitScoreScale(t *testing.T) {
+	dir := t.TempDir()
+	src := trainedDB(t, dir, 4)
+	ctx := context.Background()
+	w, err := train.OpenWritable(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Black's score in a game Black wins rises 1..60 plies as ply·25 - 300
+	// (negative at first), mirrored in a game White wins; one mate score.
+	_, err = w.ExecContext(ctx, `WITH RECURSIVE p(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM p WHERE n < 60)
+		INSERT INTO move_scores(game_id, ply, score) SELECT g.id, n,
+			CASE g.result WHEN 'black-win' THEN n * 25 - 300 ELSE 300 - n * 25 END FROM games g, p`)
+	if err == nil {
+		_, err = w.ExecContext(ctx, `UPDATE move_scores SET score = 31990 WHERE game_id = 1 AND ply = 60 AND score > 0`)
+	}
+	var rows [][2]float64 // score, result
+	if err == nil {
+		var r *sql.Rows
+		r, err = w.QueryContext(ctx, `SELECT m.score, g.result FROM move_scores m JOIN games g ON g.id = m.game_id`)
+		for err == nil && r.Next() {
+			var s float64
+			var res string
+			if err = r.Scan(&s, &res); err == nil {
+				y := 0.0
+				if res == kifu.BlackWin.String() {
+					y = 1
+				}
+				rows = append(rows, [2]float64{s, y})
+			}
+		}
+		if r != nil {
+			r.Close()
+		}
+	}
+	if err != nil {
+		w.Close()
+		t.Fatal(err)
+	}
+	k, loss, n, err := FitScoreScale(ctx, w)
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := func(k float64) float64 {
+		l := 0.0
+		for _, r := range rows {
+			ce, _ := crossEntropy(min(max(r[0], -scoreClamp), scoreClamp)/k, r[1])
+			l += ce
+		}
+		return l / float64(len(rows))
+	}
+	if n != 240 || len(rows) != 240 || k <= 0 || math.Abs(loss-mean(k)) > 1e-9 || !(mean(k) < mean(k*1.05)) || !(mean(k) < mean(k/1.05)) {
+		t.Fatalf("scale %v, loss %v over %d moves; direct loss %v, at ±5%%: %v %v", k, loss, n, mean(k), mean(k*1.05), mean(k/1.05))
+	}
+	run, err := FitDB(ctx, src, DataOptions{ScoreWeight: 0.5, FitScoreScale: true}, FitOptions{L2: 0.05, Iterations: 2}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Data.ScoreScale != k || run.Data.ScoreScaleMoves != 240 || run.Data.Scored == 0 {
+		t.Errorf("FitDB: scale %v fitted on %d moves, %d scored positions; want %v on 240", run.Data.ScoreScale, run.Data.ScoreScaleMoves, run.Data.Scored, k)
 	}
 }

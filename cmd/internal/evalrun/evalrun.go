@@ -77,7 +77,11 @@ func (o *Options) Desc() string {
 		desc += fmt.Sprintf(" max-positions=%d", o.Data.MaxPositions)
 	}
 	if o.Data.ScoreWeight > 0 {
-		desc += fmt.Sprintf(" score-weight=%g score-scale=%g", o.Data.ScoreWeight, o.Data.ScoreScale)
+		if o.Data.FitScoreScale {
+			desc += fmt.Sprintf(" score-weight=%g score-scale=fitted", o.Data.ScoreWeight)
+		} else {
+			desc += fmt.Sprintf(" score-weight=%g score-scale=%g", o.Data.ScoreWeight, o.Data.ScoreScale)
+		}
 	}
 	return desc
 }
