@@ -180,6 +180,11 @@ func (c *csaReader) statement(s string, n int) error {
 				c.rec.StartComments = append(c.rec.StartComments, rest)
 			} else {
 				c.comment(rest)
+				if v, ok, bad := parseScoreComment(rest); bad != "" {
+					c.warn(n, s, bad)
+				} else if ok {
+					c.setScore(v)
+				}
 			}
 		}
 		return nil

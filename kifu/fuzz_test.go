@@ -81,6 +81,7 @@ func FuzzParseKI2(f *testing.F) {
 
 func FuzzParseCSA(f *testing.F) {
 	addSeeds(f, ".csa")
+	f.Add("V2\nPI\n+\n+2726FU\nT14\n'** 113 -3334FU +2625FU\n-3334FU\n'** -9 x\n+7776FU\n'** 1e3\n%TORYO\n")
 	f.Fuzz(func(t *testing.T, text string) { checkParse(t, FormatCSA, text) })
 }
 

@@ -136,6 +136,9 @@ type Node struct {
 	Time     MoveTime
 	Comments []string
 	Bookmark string // しおり (KIF "&")
+	// Score is the engine score a CSA record gives with the move (its
+	// "'**" comment, which Comments also holds).
+	Score Score
 	// Variations are alternatives to this move (変化): each line starts
 	// from the position before this move.
 	Variations []*Branch

@@ -398,6 +398,17 @@ func (b *builder) setTime(t MoveTime) {
 	}
 }
 
+// setScore gives the engine score of the last move (a CSA "'**"
+// line), if the last thing read is a move.
+func (b *builder) setScore(v int32) {
+	if len(b.open) == 0 || b.cut != nil || b.ended || b.pending != nil {
+		return
+	}
+	if c := b.cur(); len(c.br.Moves) > 0 {
+		c.br.Moves[len(c.br.Moves)-1].Score = Score{Value: v, OK: true}
+	}
+}
+
 // comment attaches a comment to the last move (or terminal, or the start
 // position).
 func (b *builder) comment(s string) {

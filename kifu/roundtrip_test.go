@@ -132,6 +132,9 @@ func sameBranch(format string, a, b *Branch, ply int, p *Position) error {
 		if err := sameTime(format, x.Time, y.Time); err != nil {
 			return fmt.Errorf("ply %d: %v", ply+i, err)
 		}
+		if (format == "csa2.2" || format == "csa3.0") && x.Score.OK && x.Score != y.Score {
+			return fmt.Errorf("ply %d: engine score %+v, want %+v", ply+i, y.Score, x.Score)
+		}
 		if !tree {
 			p.DoMove(x.Move)
 			continue

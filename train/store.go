@@ -12,12 +12,17 @@ import (
 	"github.com/rpshogi/rpshogi/categorize"
 	"github.com/rpshogi/rpshogi/ingest"
 	"github.com/rpshogi/rpshogi/ingest/sqlitedb"
+	"github.com/rpshogi/rpshogi/kifu"
 )
 
 // SchemaVersion is the version of train's tables, kept in the meta table
 // under "train_schema_version" (the ingest tables have their own,
 // ingest.SchemaVersion, in PRAGMA user_version).
-const SchemaVersion = 1
+//
+// Version 2 adds move_scores. A database of version 1 opens without loss:
+// the table is created empty (the games counted before hold no scores)
+// and the version raised.
+const SchemaVersion = 2
 
 // Schema creates train's tables and views, beside ingest's (ingest.Schema)
 // in the same database. Every statement is idempotent.
@@ -40,6 +45,11 @@ const SchemaVersion = 1
 //   - game_category_counts: n_p, n_c, m_c per game and category (nonzero
 //     rows only, that is n_c > 0).
 //   - game_phase_counts: the same per game, phase and category.
+//   - move_scores: the engine scores the records give with the moves of
+//     the counted games (kifu.Score: CSA "'**" comments, floodgate's
+//     convention): game, ply (the move's number, from 1) and the score
+//     in centipawns from Black's point of view. Moves without a score
+//     have no row.
 //   - probabilities (view): id, name, n_p, n_c, m_c and p = n_p/n_c
 //     (NULL when n_c = 0), ordered by id.
 //
@@ -101,6 +111,12 @@ CREATE TABLE IF NOT EXISTS game_phase_counts(
 	n_c         INTEGER NOT NULL,
 	m_c         INTEGER NOT NULL,
 	PRIMARY KEY(game_id, phase, category_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS move_scores(
+	game_id INTEGER NOT NULL REFERENCES games(id),
+	ply     INTEGER NOT NULL,
+	score   INTEGER NOT NULL,
+	PRIMARY KEY(game_id, ply)
 ) WITHOUT ROWID;
 CREATE VIEW IF NOT EXISTS probabilities AS
 	SELECT c.id AS id, c.name AS name, k.n_p AS n_p, k.n_c AS n_c, k.m_c AS m_c,
@@ -365,6 +381,7 @@ type gameWriter struct {
 	stats  *sql.Stmt
 	cats   *sql.Stmt
 	phases *sql.Stmt
+	scores *sql.Stmt
 	buf    []byte
 }
 
@@ -379,6 +396,8 @@ func newGameWriter(ctx context.Context, tx *sql.Tx, runID int64) (*gameWriter, e
 			SELECT ?1, value->>0, value->>1, value->>2, value->>3 FROM json_each(?2) ORDER BY key`},
 		{&w.phases, `INSERT INTO game_phase_counts(game_id, phase, category_id, n_p, n_c, m_c)
 			SELECT ?1, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?2) ORDER BY key`},
+		{&w.scores, `INSERT INTO move_scores(game_id, ply, score)
+			SELECT ?1, value->>0, value->>1 FROM json_each(?2) ORDER BY key`},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -392,7 +411,7 @@ func newGameWriter(ctx context.Context, tx *sql.Tx, runID int64) (*gameWriter, e
 
 func (w *gameWriter) Close() error {
 	var first error
-	for _, st := range []*sql.Stmt{w.stats, w.cats, w.phases} {
+	for _, st := range []*sql.Stmt{w.stats, w.cats, w.phases, w.scores} {
 		if st != nil {
 			if err := st.Close(); err != nil && first == nil {
 				first = err
@@ -428,6 +447,24 @@ func (w *gameWriter) write(id int64, gc *GameCounts, total *Tally) error {
 	}
 	if _, err := w.phases.ExecContext(w.ctx, id, string(w.close())); err != nil {
 		return fmt.Errorf("train: storing the counts of game %d: %w", id, err)
+	}
+	return nil
+}
+
+// writeScores stores the engine scores of the main line of rec, the
+// record of game id (move_scores), if it has any.
+func (w *gameWriter) writeScores(id int64, rec *kifu.Record) error {
+	w.buf = append(w.buf[:0], '[')
+	for i := range rec.Main.Moves {
+		if sc := rec.Main.Moves[i].Score; sc.OK {
+			w.row(i+1, int64(sc.Value))
+		}
+	}
+	if len(w.buf) == 1 {
+		return nil
+	}
+	if _, err := w.scores.ExecContext(w.ctx, id, string(w.close())); err != nil {
+		return fmt.Errorf("train: storing the move scores of game %d: %w", id, err)
 	}
 	return nil
 }

@@ -275,6 +275,11 @@ func (s *countSink) Game(g *ingest.Game) error {
 	if err := s.gw.write(g.ID, gc, &total); err != nil {
 		return err
 	}
+	if g.Record != nil {
+		if err := s.gw.writeScores(g.ID, g.Record); err != nil {
+			return err
+		}
+	}
 	s.res.Games++
 	s.res.Added.Add(&total)
 	if err := s.files.add(g.ID, gc.Rows); err != nil {

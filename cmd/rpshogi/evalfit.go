@@ -23,6 +23,8 @@ type evalFitOptions struct {
 	LeafPasses     int
 	Sample         float64
 	MaxPositions   int64
+	ScoreWeight    float64
+	ScoreScale     float64
 	TempDir        string
 	JSON           bool
 	Flags          recordFlags
@@ -52,7 +54,14 @@ positions are sampled by a hash of the game and the ply (--sample sets
 the share), so the same games give the same weights. With PATHs, it then scores the learned and the
 hand-set evaluations on those games (the games of FILE left out): mean
 cross-entropy of the results under σ(v/K), and of the moves played among
-their alternatives. --no-fit scores the stored one.`,
+their alternatives. --no-fit scores the stored one.
+
+Games whose records give the engine's score with its moves (searched
+self-play, floodgate's CSA "'** <score> <pv>" comments, stored by
+"rpshogi train" in move_scores) can label their positions with it:
+--score-weight W makes a scored position's target (1-W)·result +
+W·σ(score/--score-scale) instead of the result alone; --score-scale 0
+fits the scale on the database's scores and their games' results first.`,
 		Example: `  rpshogi evalfit --db rp.sqlite --weight selfplay=0 --out tables/eval_gen.go held-out/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.HeldOut = args
@@ -63,8 +72,12 @@ their alternatives. --no-fit scores the stored one.`,
 			if opts.Sample <= 0 || opts.Sample > 1 || opts.MaxPositions < 0 {
 				return usageErrorf("--sample must be in (0, 1] and --max-positions not negative")
 			}
+			if opts.ScoreWeight < 0 || opts.ScoreWeight > 1 || opts.ScoreScale < 0 {
+				return usageErrorf("--score-weight must be in [0, 1] and --score-scale not negative")
+			}
 			r.Data = evalfit.DataOptions{Workers: opts.Flags.Workers, Compare: opts.Compare, LeafPasses: opts.LeafPasses,
-				Sample: opts.Sample, MaxPositions: opts.MaxPositions, TempDir: opts.TempDir}
+				Sample: opts.Sample, MaxPositions: opts.MaxPositions, TempDir: opts.TempDir,
+				ScoreWeight: opts.ScoreWeight, ScoreScale: opts.ScoreScale, FitScoreScale: opts.ScoreScale == 0}
 			var err error
 			if r.Data.Weights, err = modelrun.ParseWeights(r.Weights); err != nil {
 				return &usageError{err}
@@ -87,6 +100,8 @@ their alternatives. --no-fit scores the stored one.`,
 	f.IntVar(&opts.LeafPasses, "leaf-passes", 0, "comparison training on quiescence leaves: fit this many times, re-searching the leaves with the last weights (0: static evaluation after quiet moves)")
 	f.Float64Var(&opts.Sample, "sample", 1, "fit on this share of each game's positions, chosen by a hash of the game and the ply (1: every position, or the share --max-positions gives)")
 	f.Int64Var(&opts.MaxPositions, "max-positions", evalrun.DefaultMaxPositions, "beyond this many positions in the games, sample them down to about it (0: no cap)")
+	f.Float64Var(&opts.ScoreWeight, "score-weight", evalrun.DefaultScoreWeight, "blend the engine scores the records give (move_scores) into the targets of their positions with this weight, in [0, 1] (0: the results alone)")
+	f.Float64Var(&opts.ScoreScale, "score-scale", evalrun.DefaultScoreScale, "scale of those scores in centipawns: σ(score/scale) is Black's expected result (0: fit it on the database's scores and results)")
 	f.StringVar(&opts.TempDir, "temp-dir", "", "folder of the fit's temporary examples (default: the database's; removed at the end)")
 	f.StringArrayVar(&opts.Run.Weights, "weight", nil, "SUBSTRING=W: weigh the games whose source contains SUBSTRING by W (repeatable)")
 	f.StringVar(&opts.Run.Out, "out", "", "also write the evaluation as Go source to this file")

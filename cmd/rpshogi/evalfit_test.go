@@ -27,7 +27,8 @@ func TestEvalFitCmd(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
-	for _, args := range [][]string{{"evalfit"}, {"evalfit", "--db", db, "--weight", "x"}, {"evalfit", "--db", db, "--weight", "x=-1"}, {"evalfit", "--db", db, "--sample", "1.5"}} {
+	for _, args := range [][]string{{"evalfit"}, {"evalfit", "--db", db, "--weight", "x"}, {"evalfit", "--db", db, "--weight", "x=-1"}, {"evalfit", "--db", db, "--sample", "1.5"},
+		{"evalfit", "--db", db, "--score-weight", "1.5"}, {"evalfit", "--db", db, "--score-weight", "-0.1"}, {"evalfit", "--db", db, "--score-scale", "-1"}} {
 		if code, _, _ := runCmd(args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want a usage error", args, code)
 		}

@@ -42,7 +42,7 @@ committed if every statement succeeds).
 
 Tables: games, duplicates, rejects, meta (ingest); runs, categories,
 phases, category_counts, game_stats, game_category_counts,
-game_phase_counts and the view probabilities (train); --schema lists
+game_phase_counts, move_scores and the view probabilities (train); --schema lists
 the tables and views of FILE with their columns (as JSON with --json).
 README.md has recipes of audit queries.`,
 		Example: `  rpshogi sql --db rp.sqlite 'SELECT name, n_p, n_c, p FROM probabilities ORDER BY p DESC LIMIT 10'

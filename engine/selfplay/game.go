@@ -128,6 +128,21 @@ func (pl *Player) Play(ctx context.Context, n int) (*Game, error) {
 			}
 			m = res.Move
 			g.Searched++
+			// The search's score, in floodgate's convention (Black's
+			// point of view), with the line it expects after the move.
+			v := int32(res.Score)
+			if stm == kifu.White {
+				v = -v
+			}
+			var pv []kifu.Move
+			if len(res.PV) > 1 && res.PV[0] == m {
+				pv = res.PV[1:]
+			}
+			nd := kifu.Node{Move: m, Score: kifu.Score{Value: v, OK: true},
+				Comments: []string{kifu.ScoreComment(pos, m, v, pv)}}
+			pos.DoMove(m)
+			moves = append(moves, nd)
+			continue
 		}
 		pos.DoMove(m)
 		moves = append(moves, kifu.Node{Move: m})

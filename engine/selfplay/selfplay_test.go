@@ -260,3 +260,63 @@ func TestDefaultRootMateNodes(t *testing.T) {
 		t.Fatalf("the engine's usi lacks %q:\n%s", want, out.String())
 	}
 }
+
+// TestSearchScores: each searched move carries the search's score in
+// floodgate's convention (Black's point of view, whoever moved), as a
+// "'**" comment that reads back as the move's kifu.Score; the moves
+// drawn from the model carry none. From positions where Black is a rook
+// and a bishop ahead, both sides' scores are strongly positive.
+func TestSearchScores(t *testing.T) {
+	for _, sfen := range []string{
+		// Black to move, then White: Black has an extra rook and bishop in hand.
+		"lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/9/LNSGKGSNL b RBrb 1",
+		"lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/9/LNSGKGSNL w RBrb 1",
+	} {
+		pos, err := kifu.ParseSFEN(strings.Replace(sfen, "RBrb", "RB", 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := mustPlan(t, Options{Seed: 3, Nodes: 300, MaxPlies: 4, RootMateNodes: -1})
+		pl := plan.NewPlayer()
+		pl.pos = pos
+		pl.plan.opts.Openings = []Opening{{Name: "none"}}
+		g, err := pl.Play(context.Background(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Plies() != 4 || g.Searched != 4 {
+			t.Fatalf("%s: %d plies, %d searched", sfen, g.Plies(), g.Searched)
+		}
+		g.Record.StartSFEN = pos.SFEN() // the records of plans start from the initial position
+		b, err := g.CSA()
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := kifu.ParseCSA(bytes.NewReader(b))
+		if err != nil || len(recs) != 1 || recs[0].ReplayErr != nil {
+			t.Fatalf("%v (%d records)", err, len(recs))
+		}
+		for i, nd := range recs[0].Main.Moves {
+			if !nd.Score.OK || nd.Score != g.Record.Main.Moves[i].Score {
+				t.Errorf("%s: move %d read back with score %+v, played with %+v", sfen, i+1, nd.Score, g.Record.Main.Moves[i].Score)
+			}
+			if nd.Score.Value < 500 {
+				t.Errorf("%s: move %d: score %d for Black, a rook and a bishop ahead", sfen, i+1, nd.Score.Value)
+			}
+		}
+		if !strings.Contains(string(b), "\n'** ") {
+			t.Errorf("no '** line in\n%s", b)
+		}
+	}
+	// The model's moves carry no score.
+	plan := mustPlan(t, Options{Seed: 9, Nodes: 200, SamplePlies: 2, MaxPlies: 8, MaxOpeningPlies: -1})
+	g, err := plan.NewPlayer().Play(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, nd := range g.Record.Main.Moves {
+		if want := i >= g.Opening+g.Sampled; nd.Score.OK != want {
+			t.Errorf("move %d (opening %d, sampled %d): score %+v", i+1, g.Opening, g.Sampled, nd.Score)
+		}
+	}
+}

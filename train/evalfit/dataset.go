@@ -22,6 +22,7 @@ package evalfit
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -70,11 +71,43 @@ type DataOptions struct {
 	// not), it samples them at MaxPositions over their number (Sample),
 	// so that the cost of the passes stops growing with the games.
 	MaxPositions int64
+	// ScoreWeight, in [0, 1], blends the engine scores the records give
+	// (Game.Scores: searched self-play, floodgate's "'**" comments) into
+	// the results' targets: a position labelled by a score s (Black's
+	// view) gets the target (1-ScoreWeight)·result +
+	// ScoreWeight·σ(s/ScoreScale), the others the result alone. 0 uses
+	// the results alone, as before.
+	ScoreWeight float64
+	// ScoreScale is the scale of the scores in centipawns: σ(s/ScoreScale)
+	// is read as the probability that Black wins (0: DefaultScoreScale).
+	ScoreScale float64
+	// FitScoreScale makes FitDB fit ScoreScale on the database's scores
+	// and their games' results first (FitScoreScale), when ScoreWeight
+	// is positive and the database has scored games with a result.
+	FitScoreScale bool
 	// TempDir is the folder of FitDB's examples ("": the database's).
 	TempDir string
 	// Progress, if set, is called as the games are extracted, with the
 	// games done and the games to do.
 	Progress func(done, total int64)
+}
+
+// DefaultScoreScale is DataOptions.ScoreScale's default, in centipawns
+// (docs/lab/evaluation.md, "Learning from the engine's games").
+const DefaultScoreScale = 1800
+
+// scoreTarget returns the probability σ(s/scale) that Black wins that a
+// score s (Black's view) gives.
+func (o *DataOptions) scoreTarget(s float32) float32 {
+	return float32(1 / (1 + math.Exp(-float64(s)/o.scoreScale())))
+}
+
+// scoreScale returns ScoreScale, or its default.
+func (o *DataOptions) scoreScale() float64 {
+	if o.ScoreScale <= 0 {
+		return DefaultScoreScale
+	}
+	return o.ScoreScale
 }
 
 func (o *DataOptions) weightOf(source string) float64 {
@@ -104,6 +137,12 @@ type Dataset struct {
 	// moves played; CompareWeight is the comparisons' total weight.
 	Comparisons, Alternatives int64
 	CompareWeight             float64
+	// Scored counts the positions whose target blends an engine score
+	// (DataOptions.ScoreWeight); ScoreScale is the scale it used, and
+	// ScoreScaleMoves the scored moves FitDB fitted it on (0 when given).
+	Scored          int64
+	ScoreScale      float64
+	ScoreScaleMoves int64
 	// Sample is the share of positions kept (DataOptions.Sample; 1 for
 	// every position).
 	Sample float64
@@ -118,7 +157,7 @@ type Dataset struct {
 type chunk struct {
 	pos    []uint32 // position i's features are feats[pos[i]:pos[i+1]]
 	feats  []evalfeat.Feature
-	target []float32 // Black's score: 1 win, 0.5 draw, 0 loss
+	target []float32 // Black's score: 1 win, 0.5 draw, 0 loss, or blended with an engine score (DataOptions.ScoreWeight)
 	weight []float32
 	hand   []float32 // the hand-set evaluation from Black's point of view
 
@@ -168,6 +207,7 @@ type gameData struct {
 	pos     []uint32
 	feats   []evalfeat.Feature
 	hand    []float32
+	score   []float32 // the engine score labelling the position, NaN for none
 	unquiet int64
 	// the comparisons, as in chunk but without sentinels
 	cgroup []uint32
@@ -219,6 +259,11 @@ func extractGame(g *Game, compare int, leaf []float64, sample float64) (*gameDat
 			d.pos = append(d.pos, uint32(start))
 			d.feats = append(d.feats, canonical(evalfeat.Append(pos, buf[:0]))...)
 			d.hand = append(d.hand, HandBlack(pos))
+			sc := float32(math.NaN())
+			if v, ok := g.Score(i); ok {
+				sc = float32(v)
+			}
+			d.score = append(d.score, sc)
 			if ls != nil {
 				d.appendLeafComparison(ls, pos, played, d.feats[start:], compare)
 			} else if compare > 0 {
@@ -300,7 +345,12 @@ func collect(ctx context.Context, games stream.Games, opts DataOptions, ds *Data
 			base := uint32(len(c.feats))
 			for k := range p.pos {
 				c.pos = append(c.pos, base+p.pos[k])
-				c.target = append(c.target, t)
+				tk := t
+				if sw := float32(opts.ScoreWeight); sw > 0 && !math.IsNaN(float64(p.score[k])) {
+					tk = (1-sw)*t + sw*opts.scoreTarget(p.score[k])
+					ds.Scored++
+				}
+				c.target = append(c.target, tk)
 				c.weight = append(c.weight, w)
 				c.hand = append(c.hand, p.hand[k])
 				ds.TotalWeight += float64(w)

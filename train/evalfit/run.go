@@ -54,6 +54,16 @@ func FitDB(ctx context.Context, path string, data DataOptions, fit FitOptions, d
 	if data.MaxPositions > 0 && positions > data.MaxPositions && (data.Sample <= 0 || data.Sample >= 1) {
 		data.Sample = float64(data.MaxPositions) / float64(positions)
 	}
+	var scaleMoves int64
+	if data.ScoreWeight > 0 && data.FitScoreScale {
+		k, _, n, err := FitScoreScale(ctx, db)
+		if err != nil {
+			return nil, fmt.Errorf("train: %s: %w", path, err)
+		}
+		if n > 0 {
+			data.ScoreScale, scaleMoves = k, n
+		}
+	}
 	passes := 1
 	if data.LeafPasses > 0 && data.Compare > 0 {
 		passes = data.LeafPasses
@@ -76,6 +86,9 @@ func FitDB(ctx context.Context, path string, data DataOptions, fit FitOptions, d
 		}
 		if ds, err = collectDB(ctx, db, wd, fmt.Sprintf("examples-%d", pass), games, data); err != nil {
 			return nil, err
+		}
+		if data.ScoreWeight > 0 {
+			ds.ScoreScale, ds.ScoreScaleMoves = data.scoreScale(), scaleMoves
 		}
 		if ds.Positions == 0 {
 			return nil, fmt.Errorf("%w: %s (%d games without a result, %d weighed 0)", ErrNoPositions, path, ds.NoResult, ds.Skipped)
@@ -169,6 +182,13 @@ func (r *Run) WriteText(w io.Writer, path string, d time.Duration) {
 	ds, res := r.Data, r.Result
 	fmt.Fprintf(w, "games %d (%d without a result, %d weighed 0), quiet positions %d (%d left out), features %d\n",
 		ds.Games, ds.NoResult, ds.Skipped, ds.Positions, ds.Unquiet, evalfeat.NumFeatures())
+	if ds.Scored > 0 {
+		fmt.Fprintf(w, "positions labelled by an engine score as well as the result: %d (--score-weight), score scale %.1f", ds.Scored, ds.ScoreScale)
+		if ds.ScoreScaleMoves > 0 {
+			fmt.Fprintf(w, " (fitted on %d scored moves)", ds.ScoreScaleMoves)
+		}
+		fmt.Fprintln(w)
+	}
 	if ds.Sample > 0 && ds.Sample < 1 {
 		fmt.Fprintf(w, "positions sampled: a share of %.4g of each game's (--sample, or --max-positions over the games' positions)\n", ds.Sample)
 	}

@@ -13,18 +13,59 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/rpshogi/rpshogi/kifu"
 )
 
-// Game is a game to train on: its start position, moves (USI), source
-// and result (kifu.NoResult when none is recorded).
+// Game is a game to train on: its start position, moves (USI), source,
+// result (kifu.NoResult when none is recorded) and engine scores.
 type Game struct {
 	ID        int64
 	Source    string
 	StartSFEN string
 	Moves     string
 	Result    kifu.Result
+	// Scores are the engine scores of the moves (move_scores, Black's
+	// point of view), by move index from 0: Scores[i] goes with move
+	// i+1, and so labels the position it was played from. Nil when the
+	// game has none; shorter than the game when its last moves have none.
+	Scores []kifu.Score
+}
+
+// Score returns the engine score that labels the position before move
+// i (from 0), Black's point of view.
+func (g *Game) Score(i int) (int32, bool) {
+	if i < len(g.Scores) && g.Scores[i].OK {
+		return g.Scores[i].Value, true
+	}
+	return 0, false
+}
+
+// maxScoredPly bounds the plies of move_scores that parseScores reads.
+const maxScoredPly = 1 << 16
+
+// parseScores sets g.Scores from move_scores' "ply score" pairs
+// (gamesQuery).
+func (g *Game) parseScores(s string) error {
+	g.Scores = nil
+	f := strings.Fields(s)
+	if len(f)%2 != 0 {
+		return fmt.Errorf("train: game %d: move_scores %q: not ply-score pairs", g.ID, s)
+	}
+	for i := 0; i < len(f); i += 2 {
+		ply, err1 := strconv.Atoi(f[i])
+		v, err2 := strconv.ParseInt(f[i+1], 10, 32)
+		if err1 != nil || err2 != nil || ply < 1 || ply > maxScoredPly {
+			return fmt.Errorf("train: game %d: move_scores: bad row (ply %q, score %q)", g.ID, f[i], f[i+1])
+		}
+		for len(g.Scores) < ply {
+			g.Scores = append(g.Scores, kifu.Score{})
+		}
+		g.Scores[ply-1] = kifu.Score{Value: int32(v), OK: true}
+	}
+	return nil
 }
 
 // Games calls yield with each training game in order, until yield
@@ -72,6 +113,39 @@ type Querier interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }
 
+// gamesQuery selects a page of the games "rpshogi train" counted, in id
+// order. The last column is the game's engine scores (move_scores), "ply
+// score" pairs separated by spaces in ply order (empty for none).
+const gamesQuery = `SELECT g.id, g.source, g.start_sfen, g.moves, coalesce(g.result, ''),
+	coalesce((SELECT group_concat(m.ply || ' ' || m.score, ' ') FROM
+		(SELECT ply, score FROM move_scores WHERE game_id = g.id ORDER BY ply) m), '')
+	FROM games g JOIN game_stats s ON s.game_id = g.id WHERE g.id > ? ORDER BY g.id LIMIT ?`
+
+// gamesQueryV1 is gamesQuery on a database of train schema version 1,
+// without move_scores.
+const gamesQueryV1 = `SELECT g.id, g.source, g.start_sfen, g.moves, coalesce(g.result, ''), ''
+	FROM games g JOIN game_stats s ON s.game_id = g.id WHERE g.id > ? ORDER BY g.id LIMIT ?`
+
+// HasScores reports whether q has the move_scores table (train schema
+// version 2 and later).
+func HasScores(ctx context.Context, q Querier) (bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'move_scores'`)
+	if err != nil {
+		return false, fmt.Errorf("train: reading the schema: %w", err)
+	}
+	defer rows.Close()
+	var n int
+	if rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			return false, fmt.Errorf("train: reading the schema: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return false, fmt.Errorf("train: reading the schema: %w", err)
+	}
+	return n > 0, nil
+}
+
 // gamesPage is the number of games DBGames reads per query.
 const gamesPage = 512
 
@@ -81,23 +155,34 @@ const gamesPage = 512
 // all in memory.
 func DBGames(q Querier) Games {
 	return func(ctx context.Context, yield func(*Game) error) error {
+		scores, err := HasScores(ctx, q)
+		if err != nil {
+			return err
+		}
+		query := gamesQueryV1
+		if scores {
+			query = gamesQuery
+		}
 		page := make([]Game, 0, gamesPage)
 		last := int64(-1 << 63)
 		for {
 			page = page[:0]
-			rows, err := q.QueryContext(ctx, `SELECT g.id, g.source, g.start_sfen, g.moves, coalesce(g.result, '') FROM games g
-				JOIN game_stats s ON s.game_id = g.id WHERE g.id > ? ORDER BY g.id LIMIT ?`, last, gamesPage)
+			rows, err := q.QueryContext(ctx, query, last, gamesPage)
 			if err != nil {
 				return fmt.Errorf("train: reading games: %w", err)
 			}
 			for rows.Next() {
 				var g Game
-				var res string
-				if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves, &res); err != nil {
+				var res, sc string
+				if err := rows.Scan(&g.ID, &g.Source, &g.StartSFEN, &g.Moves, &res, &sc); err != nil {
 					rows.Close()
 					return fmt.Errorf("train: reading games: %w", err)
 				}
 				g.Result = result(res)
+				if err := g.parseScores(sc); err != nil {
+					rows.Close()
+					return err
+				}
 				page = append(page, g)
 			}
 			err = rows.Err()

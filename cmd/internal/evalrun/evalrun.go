@@ -31,6 +31,13 @@ const (
 	// cost of the passes stops growing with the games there. The corpus
 	// of docs/evaluation.md (139,348 positions) is below it: fitted whole.
 	DefaultMaxPositions = 1_000_000
+	// DefaultScoreWeight is the weight of the engine scores in the
+	// targets of the positions that have one (evalfit.DataOptions.
+	// ScoreWeight), chosen by held-out loss and a match
+	// (docs/lab/evaluation.md, "Learning from the engine's games").
+	DefaultScoreWeight = 0.0
+	// DefaultScoreScale is the scale of those scores (centipawns).
+	DefaultScoreScale = evalfit.DefaultScoreScale
 )
 
 // Options configures Fit.
@@ -49,8 +56,9 @@ type Options struct {
 // every other flag at its default.
 func DefaultOptions(db, out string) Options {
 	return Options{DB: db, Out: out,
-		Data: evalfit.DataOptions{Compare: DefaultCompare, MaxPositions: DefaultMaxPositions},
-		Fit:  evalfit.FitOptions{L2: DefaultL2, Iterations: DefaultIterations, Compare: DefaultCompareW, CompareT: DefaultCompareT}}
+		Data: evalfit.DataOptions{Compare: DefaultCompare, MaxPositions: DefaultMaxPositions,
+			ScoreWeight: DefaultScoreWeight, ScoreScale: DefaultScoreScale},
+		Fit: evalfit.FitOptions{L2: DefaultL2, Iterations: DefaultIterations, Compare: DefaultCompareW, CompareT: DefaultCompareT}}
 }
 
 // Desc describes the options of a fit in eval_runs.
@@ -67,6 +75,13 @@ func (o *Options) Desc() string {
 	}
 	if o.Data.MaxPositions > 0 {
 		desc += fmt.Sprintf(" max-positions=%d", o.Data.MaxPositions)
+	}
+	if o.Data.ScoreWeight > 0 {
+		if o.Data.FitScoreScale {
+			desc += fmt.Sprintf(" score-weight=%g score-scale=fitted", o.Data.ScoreWeight)
+		} else {
+			desc += fmt.Sprintf(" score-weight=%g score-scale=%g", o.Data.ScoreWeight, o.Data.ScoreScale)
+		}
 	}
 	return desc
 }
