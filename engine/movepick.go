@@ -455,7 +455,7 @@ func costerSalt(c Coster) uint64 {
 }
 
 // costTag hashes what the move model's prices depend on beside the
-// position (categorize/movemodel's Extractor.Reset): the previous move,
+// position (categorize/features's Extractor.Reset): the previous move,
 // the destination of the move before it, the move number, and the
 // coster (costSalt).
 func (s *Searcher) costTag() uint32 {

@@ -16,7 +16,7 @@ type Move struct {
 	Analysis
 	Cost int32
 	// Model is the learned move model's probability of the move in its
-	// position (categorize/movemodel with tables.ModelWeights), for the
+	// position (categorize/features with tables.ModelWeights), for the
 	// keys ModelKey, PaperModelKey and OursModelKey. The Orderer leaves
 	// it 0: the caller fills it (this package cannot import the model,
 	// which is built on it).

@@ -6,7 +6,7 @@
 // real game (an Opening: by default the first 0 to 24 plies of a game of
 // the bundled collection, package data), then the engine plays both
 // sides: with Options.Nodes == 0 every move is drawn from the compiled
-// move model's probabilities (categorize/movemodel's features, tables'
+// move model's probabilities (categorize/features's features, tables'
 // weights and book; no search), otherwise the first Options.SamplePlies
 // moves are drawn so and the rest are the search's best move within
 // Options.Nodes nodes (engine.Searcher, configured as the USI engine's
