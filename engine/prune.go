@@ -43,8 +43,9 @@ type sopts struct {
 	LateReduction int
 	// RefuteCap caps at this many cost units the moves of a node entered
 	// by a move of cost RefuteMin or more (replyCap, refute.go; USI
-	// RefuteCap and RefuteMin; 0: no cap).
-	RefuteCap, RefuteMin int
+	// RefuteCap and RefuteMin; 0: no cap), at the first RefutePlies
+	// plies only (USI RefutePlies; 0: every ply).
+	RefuteCap, RefuteMin, RefutePlies int
 	// Aspiration is the half width in centipawns of the root's window
 	// around the last iteration's score (searchRoot; USI Aspiration; 0:
 	// a full window).

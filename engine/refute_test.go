@@ -44,28 +44,33 @@ func refutePosition(t *testing.T, moves ...string) *kifu.Position {
 
 // TestReplyCapPrices checks the prices of the node after P*8e: B*8i
 // costs the model's 808 when the node was entered by a move cheaper than
-// RefuteMin (or with the cap off), and every move costs at most
-// RefuteCap when P*8e's own cost (649) reaches RefuteMin.
+// RefuteMin (or with the cap off, or deeper than RefutePlies), and every
+// move costs at most RefuteCap when P*8e's own cost (649) reaches
+// RefuteMin. The node is searched as if at ply 1 or 3 (its position is
+// the same; only the ply decides RefutePlies).
 func TestReplyCapPrices(t *testing.T) {
 	pos := refutePosition(t, "P*8e")
 	for _, tc := range []struct {
-		capv, min int
-		in        int32
-		want      int32
+		capv, min, plies, ply int
+		in                    int32
+		want                  int32
 	}{
-		{0, 600, 649, 808},
-		{300, 600, 599, 808},
-		{300, 600, 649, 300},
-		{300, 400, 649, 300},
-		{500, 600, 649, 500},
+		{0, 600, 0, 1, 649, 808},
+		{300, 600, 0, 1, 599, 808},
+		{300, 600, 0, 1, 649, 300},
+		{300, 400, 0, 1, 649, 300},
+		{500, 600, 0, 1, 649, 500},
+		{300, 600, 1, 1, 649, 300}, // RefutePlies 1: the replies to a root move
+		{300, 600, 1, 3, 649, 808}, // and no deeper
+		{300, 600, 3, 3, 649, 300},
 	} {
 		s := newModelSearcher()
-		s.RefuteCap, s.RefuteMin = tc.capv, tc.min
+		s.RefuteCap, s.RefuteMin, s.RefutePlies = tc.capv, tc.min, tc.plies
 		s.pos, s.ctl = pos, NewControl(Limits{})
-		f := &s.stack[1]
+		f := &s.stack[tc.ply]
 		f.inCost = tc.in
 		var tte ttEntry
-		n := f.mp.start(s, f, 1, 900, pos.LastMove(), kifu.MoveNone, &tte, false)
+		n := f.mp.start(s, f, tc.ply, 900, pos.LastMove(), kifu.MoveNone, &tte, false)
 		f.mp.order()
 		got, most := int32(-1), int32(0)
 		for range n {
@@ -77,10 +82,10 @@ func TestReplyCapPrices(t *testing.T) {
 		}
 		capped := tc.want < 808
 		if capped && most > tc.want || !capped && most <= 808 {
-			t.Errorf("cap %d min %d in %d: the dearest move costs %d", tc.capv, tc.min, tc.in, most)
+			t.Errorf("cap %d min %d plies %d ply %d in %d: the dearest move costs %d", tc.capv, tc.min, tc.plies, tc.ply, tc.in, most)
 		}
 		if got != tc.want {
-			t.Errorf("cap %d min %d in %d: B*8i costs %d, want %d", tc.capv, tc.min, tc.in, got, tc.want)
+			t.Errorf("cap %d min %d plies %d ply %d in %d: B*8i costs %d, want %d", tc.capv, tc.min, tc.plies, tc.ply, tc.in, got, tc.want)
 		}
 	}
 }
