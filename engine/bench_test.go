@@ -32,22 +32,26 @@ var benchBudgets = [...]int{ModeRealization: 700, ModeDepth: 600}
 // model's costs, the learned evaluation), also with ModelMinBudget 20 and
 // 100 (the category table's lazy pricing near the threshold), and the
 // last with the butterfly history in cost buckets of 50 (history:
-// OrderHistory, OrderBucket 50, history.go).
+// OrderHistory, OrderBucket 50, history.go) or with the replies to an
+// improbable move capped (refute: RefuteCap 300, RefuteMin 600,
+// refute.go).
 var benchVariants = []struct {
-	name  string
-	mode  Mode
-	eager bool
-	usi   bool // the USI defaults: the move model's costs, the learned evaluation
-	cheap int  // ModelMinBudget (with usi)
-	hist  bool // OrderHistory with OrderBucket 50
+	name   string
+	mode   Mode
+	eager  bool
+	usi    bool // the USI defaults: the move model's costs, the learned evaluation
+	cheap  int  // ModelMinBudget (with usi)
+	hist   bool // OrderHistory with OrderBucket 50
+	refute bool // RefuteCap 300 with RefuteMin 600
 }{
-	{"realization", ModeRealization, false, false, 0, false},
-	{"realization-eager", ModeRealization, true, false, 0, false},
-	{"depth", ModeDepth, false, false, 0, false},
-	{"usi", ModeRealization, false, true, 0, false},
-	{"usi-cheap20", ModeRealization, false, true, 20, false},
-	{"usi-cheap100", ModeRealization, false, true, 100, false},
-	{"usi-cheap100-history", ModeRealization, false, true, 100, true},
+	{"realization", ModeRealization, false, false, 0, false, false},
+	{"realization-eager", ModeRealization, true, false, 0, false, false},
+	{"depth", ModeDepth, false, false, 0, false, false},
+	{"usi", ModeRealization, false, true, 0, false, false},
+	{"usi-cheap20", ModeRealization, false, true, 20, false, false},
+	{"usi-cheap100", ModeRealization, false, true, 100, false, false},
+	{"usi-cheap100-history", ModeRealization, false, true, 100, true, false},
+	{"usi-cheap100-refute", ModeRealization, false, true, 100, false, true},
 }
 
 // BenchmarkSearch searches each position from an empty table up to a
@@ -67,14 +71,14 @@ func BenchmarkSearch(b *testing.B) {
 					name = v.name + "/nomate/" + bp.name
 				}
 				b.Run(name, func(b *testing.B) {
-					benchSearch(b, bp.sfen, v.mode, v.eager, v.usi, v.cheap, v.hist, mate)
+					benchSearch(b, bp.sfen, v.mode, v.eager, v.usi, v.cheap, v.hist, v.refute, mate)
 				})
 			}
 		}
 	}
 }
 
-func benchSearch(b *testing.B, sfen string, mode Mode, eager, usi bool, cheap int, hist, mate bool) {
+func benchSearch(b *testing.B, sfen string, mode Mode, eager, usi bool, cheap int, hist, refute, mate bool) {
 	pos, err := kifu.ParseSFEN(sfen)
 	if err != nil {
 		b.Fatal(err)
@@ -88,6 +92,9 @@ func benchSearch(b *testing.B, sfen string, mode Mode, eager, usi bool, cheap in
 	}
 	if hist {
 		s.OrderHistory, s.OrderBucket = true, 50
+	}
+	if refute {
+		s.RefuteCap, s.RefuteMin = 300, 600
 	}
 	if !mate {
 		s.RootMateNodes, s.NodeMateNodes = 0, 0

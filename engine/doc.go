@@ -112,7 +112,9 @@
 // IterFit (the threshold step fitted to the clock, engine/timeman.go;
 // 150 measured), OrderHistory and OrderBucket (a butterfly history
 // within cost buckets, engine/history.go), LateReduction (late quiet
-// moves searched shallower first, engine/prune.go),
+// moves searched shallower first, engine/prune.go), RefuteCap and
+// RefuteMin (the replies to an improbable move priced at most RefuteCap,
+// engine/refute.go),
 // the threat stacks (ThreatStacks and its Threat* rules, engine/threat)
 // and the Bayesian randomized search (Bayes and its Bayes* settings,
 // engine/bayes).

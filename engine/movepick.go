@@ -45,6 +45,7 @@ type movePicker struct {
 	costKey      uint64 // the pricing context of the cost cache (moveCosts; 0: none)
 	costTag      uint32 // what the model's prices depend on beside the position (costTag)
 	storesCost   bool   // the table keeps the cost of the node's best move
+	cap          int32  // the largest cost of a move (replyCap; 0: none)
 }
 
 // start begins the moves of a main-search node at ply with budget, whose
@@ -61,6 +62,7 @@ func (mp *movePicker) start(s *Searcher, f *frame, ply, budget int, prev, ttMove
 	*mp = movePicker{s: s, f: f, ply: ply, budget: budget, prev: prev, ttMove: ttMove, inCheck: inCheck,
 		lazy: lazy, cheap: cheap, deferCost: -1}
 	mp.storesCost = !lazy && ply > 0 && s.costSalt != 0 && s.Mode == ModeRealization && s.CRA == craOff
+	mp.cap = s.replyCap(ply)
 	if mp.storesCost {
 		mp.costTag = s.costTag()
 		if ttMove != kifu.MoveNone {
@@ -70,6 +72,11 @@ func (mp *movePicker) start(s *Searcher, f *frame, ply, budget int, prev, ttMove
 		}
 		if !s.switches.noCostTT {
 			mp.costKey = (s.pos.Key()^uint64(mp.costTag)*0x9e3779b97f4a7c15)*0xbf58476d1ce4e5b9 | 1
+		}
+		if mp.cap > 0 {
+			// The table and the cost cache keep the Coster's own costs: a
+			// capped node neither takes nor stores its best move's cost.
+			mp.storesCost, mp.deferCost = false, -1
 		}
 	}
 	return mp.generate()
@@ -89,6 +96,7 @@ func (mp *movePicker) generate() int {
 	moves := s.pos.GenerateMoves(kifu.Legal, f.moves[:0])
 	if len(moves) == 1 || len(moves) > 0 && !mp.lazy && mp.deferCost < 0 {
 		s.moveCosts(mp.budget, mp.prev, moves, f.costs[:len(moves)], mp.inCheck, mp.costKey)
+		mp.capCosts(f.costs[:len(moves)])
 	}
 	mp.moves = moves
 	return len(moves)
@@ -356,10 +364,16 @@ func (mp *movePicker) nextStage(i int) {
 // moveCost is the cost of a move of the node (lazy pricing), capped as
 // moveCosts caps it.
 func (mp *movePicker) moveCost(m kifu.Move) int32 {
+	var c int32
 	if mp.cheap {
-		return min(max(mp.s.CheapCoster.MoveCost(&mp.f.cls, m), 0), maxCost)
+		c = min(max(mp.s.CheapCoster.MoveCost(&mp.f.cls, m), 0), maxCost)
+	} else {
+		c = min(max(mp.s.Coster.(moveCoster).MoveCost(&mp.f.cls, m), 0), maxCost)
 	}
-	return min(max(mp.s.Coster.(moveCoster).MoveCost(&mp.f.cls, m), 0), maxCost)
+	if mp.cap > 0 {
+		c = min(c, mp.cap)
+	}
+	return c
 }
 
 // cheapNode reports whether a node at ply with budget prices its moves

@@ -101,6 +101,12 @@ func newOptions() *options {
 			help: "realization mode: compare the costs of a node's moves in buckets of this many cost units (100: a halving of the probability) when ordering them, so that captures, killers and history order the moves of a bucket (1: exact costs)"},
 		{name: "LateReduction", kind: "spin", def: "0", min: 0, max: 1000,
 			help: "realization mode: the preliminary search of a quiet move of probability below 1/2, from the fourth move of a node on, gets this many cost units less (100: half the probability), and is searched again without them if it beats alpha (0: none)"},
+		{name: "RefuteCap", kind: "spin", def: strconv.Itoa(defaultRefuteCap), min: 0, max: 2000,
+			help: "realization mode: the moves of a node entered by a move of cost RefuteMin or more cost at most this many units (the refutations of an improbable move; 0: no cap)"},
+		{name: "RefuteMin", kind: "spin", def: strconv.Itoa(defaultRefuteMin), min: 0, max: 2000,
+			help: "realization mode: the least cost of a move whose replies RefuteCap caps (600: probability 1/64)"},
+		{name: "RefutePlies", kind: "spin", def: "0", min: 0, max: 64,
+			help: "realization mode: RefuteCap caps the nodes of the first this many plies only (1: the replies to the root's moves; 0: every ply)"},
 		{name: "QSearchTT", kind: "check", def: "false",
 			help: "quiescence search probes and stores the transposition table and tries its move first"},
 		{name: "Aspiration", kind: "spin", def: strconv.Itoa(defaultAspiration), min: 0, max: 10000,
@@ -265,6 +271,7 @@ func (o *options) apply(s *Searcher, cfg Config) {
 	s.IterFit = o.int("IterFit")
 	s.OrderHistory, s.OrderBucket = o.bool("OrderHistory"), o.int("OrderBucket")
 	s.LateReduction = o.int("LateReduction")
+	s.RefuteCap, s.RefuteMin, s.RefutePlies = o.int("RefuteCap"), o.int("RefuteMin"), o.int("RefutePlies")
 	s.QCheckPlies = o.int("QCheckPlies")
 	s.QTT, s.Aspiration = o.bool("QSearchTT"), o.int("Aspiration")
 	s.ModelMinBudget, s.CheapCoster = o.int("ModelMinBudget"), nil // cheapNode (engine/movepick.go)

@@ -41,6 +41,11 @@ type sopts struct {
 	// preliminary search of a late quiet move of probability below 1/2
 	// (lateReduction; USI LateReduction; 0: none).
 	LateReduction int
+	// RefuteCap caps at this many cost units the moves of a node entered
+	// by a move of cost RefuteMin or more (replyCap, refute.go; USI
+	// RefuteCap and RefuteMin; 0: no cap), at the first RefutePlies
+	// plies only (USI RefutePlies; 0: every ply).
+	RefuteCap, RefuteMin, RefutePlies int
 	// Aspiration is the half width in centipawns of the root's window
 	// around the last iteration's score (searchRoot; USI Aspiration; 0:
 	// a full window).
@@ -76,7 +81,8 @@ const (
 
 func defaultSOpts() sopts {
 	return sopts{NullMoveRP: defaultNullMoveRP, ReverseFutility: defaultReverseFutility, Futility: defaultFutility,
-		Aspiration: defaultAspiration, ModelMinBudget: defaultModelMinBudget, IterFit: defaultIterFit, OrderBucket: 1}
+		Aspiration: defaultAspiration, ModelMinBudget: defaultModelMinBudget, IterFit: defaultIterFit, OrderBucket: 1,
+		RefuteCap: defaultRefuteCap, RefuteMin: defaultRefuteMin}
 }
 
 // Reverse futility pruning ("static null move") in the realization mode:
@@ -163,6 +169,7 @@ func (s *Searcher) nullMoveRP(ply, budget int, beta Value, pvNode, inCheck bool)
 		return 0, false
 	}
 	s.nullTries++
+	s.stack[ply+1].inCost = 0
 	pos.DoNullMove()
 	v := -s.search(ply+1, budget-nullRPBase-budget/3, -beta, -beta+1, false)
 	pos.UndoNullMove()

@@ -81,6 +81,7 @@ func (s *Searcher) search(ply, budget int, alpha, beta Value, pvNode bool) Value
 			continue
 		}
 		stat := s.rootMoveStart(ply, m, budget, c)
+		s.stack[ply+1].inCost = c // the child's moves may be capped (refute.go)
 		s.pos.DoMove(m)
 		if s.Threats.Mode == threatFull && s.threatChild(ply, m, ttMove, inCheck, best) {
 			s.pos.UndoMove()

@@ -87,6 +87,9 @@ type frame struct {
 	pv     [eval.MaxPly + 1]kifu.Move
 	pvLen  int
 	killer [2]kifu.Move
+	// inCost is the cost of the move that led to the node (0 at the root
+	// and after a null move; refute.go).
+	inCost int32
 	gain   [kifu.MaxMoves]int16 // SEE of each move (depth mode's ordering)
 	// cls is the node's classifier (lazy pricing, movepick.go).
 	cls categorize.Classifier
