@@ -14,11 +14,12 @@ import (
 // lexical order, as filepath.WalkDir does (the same calls, the same
 // errors, fs.SkipDir and fs.SkipAll alike), but gives each entry's type
 // instead of an fs.DirEntry and keeps of a folder being walked only the
-// names and types of its entries: about 30 bytes an entry for the names
-// of record files (TestWalkTreeMemory), where os.ReadDir's entries hold
-// about 86. A walk holds a folder's list for as long as the folder's walk
-// takes, so this is the memory a run spends on a collection's file
-// names: about 3 MB for 100,000 games in one folder.
+// names and types of its entries: 30 to 50 bytes an entry by the names'
+// length (TestWalkTreeMemory: about 30 for "000123.csa", where
+// os.ReadDir's entries take about 86). A walk holds a folder's list for
+// as long as the folder's walk takes, so this is the memory a run spends
+// on a collection's file names: 3 to 5 MB for 100,000 games in one
+// folder.
 // On an error it calls fn(path, typ, err), as WalkDir does: for root
 // with typ 0 if root cannot be Lstat'ed, for a folder that cannot be read
 // (with the entries read before the error, which are walked next).
