@@ -204,15 +204,15 @@ func (w *Walker) scanDir(dir string, sk skips) (found bool) {
 	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		dir += string(filepath.Separator)
 	}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	walkTree(dir, func(p string, typ fs.FileMode, err error) error {
 		if err != nil {
 			found = true
 			return fs.SkipAll
 		}
-		if d.IsDir() {
+		if typ.IsDir() {
 			return nil
 		}
-		if r := w.skipReason(p, d.Type()); r != "" {
+		if r := w.skipReason(p, typ); r != "" {
 			sk[r]++
 			return nil
 		}
@@ -313,7 +313,7 @@ func (w *Walker) wanted(name string) bool {
 }
 
 func (w *Walker) walkDir(ctx context.Context, dir string, lim Limits, emit func(Input) error) error {
-	// filepath.WalkDir visits entries in lexical order. It does not
+	// walkTree visits entries in lexical order, as filepath.WalkDir. It does not
 	// follow a root that is a symbolic link to a folder (it Lstats the
 	// root); with a trailing separator the link is resolved. Entries are
 	// typed by Lstat: links inside the tree are skipped, never followed
@@ -322,7 +322,7 @@ func (w *Walker) walkDir(ctx context.Context, dir string, lim Limits, emit func(
 	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		dir += string(filepath.Separator)
 	}
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	return walkTree(dir, func(p string, typ fs.FileMode, err error) error {
 		if err != nil {
 			if p == dir {
 				return fmt.Errorf("ingest: %w", err)
@@ -332,10 +332,10 @@ func (w *Walker) walkDir(ctx context.Context, dir string, lim Limits, emit func(
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if d.IsDir() {
+		if typ.IsDir() {
 			return nil
 		}
-		if r := w.skipReason(p, d.Type()); r != "" {
+		if r := w.skipReason(p, typ); r != "" {
 			return emit(Input{Name: p, Skip: r})
 		}
 		return w.walkFile(ctx, p, lim, emit)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/rpshogi/rpshogi/categorize/features"
@@ -125,6 +126,22 @@ func Write(ctx context.Context, db *sql.DB, info RunInfo) (*Model, error) {
 // and the provenance of the last run. It fails when the database has no
 // model or one of another feature version.
 func Read(ctx context.Context, q weights.Querier) (*Model, error) {
+	return read(ctx, q, false)
+}
+
+// ReadMerged is Read with the two books read into one: Book holds what
+// Books returns (the opening and the formation books merged, as the
+// features read them) and Formation is nil. The features, the digest and
+// Encode see the same model; only the model's tables would differ if it
+// were written back. It is the model to measure or search with, held
+// once: Read's two books and the merged one Books makes of them hold every
+// entry twice (24 bytes an entry instead of 12; up to 2 × MaxBookEntries
+// entries).
+func ReadMerged(ctx context.Context, q weights.Querier) (*Model, error) {
+	return read(ctx, q, true)
+}
+
+func read(ctx context.Context, q weights.Querier, merged bool) (*Model, error) {
 	md := &Model{}
 	var digest string
 	err := store.LastRun(ctx, q, `feature_version, games, positions, digest`, &md.FeatureVersion, &md.Games, &md.Positions, &digest)
@@ -138,11 +155,17 @@ func Read(ctx context.Context, q weights.Querier) (*Model, error) {
 	if err := store.ReadWeights(ctx, q, len(md.Weights), func(id int, v float64) { md.Weights[id] = float32(v) }); err != nil {
 		return nil, err
 	}
-	if md.Book, err = readBook(ctx, q, bookTable); err != nil {
-		return nil, err
-	}
-	if md.Formation, err = readBook(ctx, q, formationTable); err != nil {
-		return nil, err
+	if merged {
+		if md.Book, err = readBooks(ctx, q, bookTable, formationTable); err != nil {
+			return nil, err
+		}
+	} else {
+		if md.Book, err = readBooks(ctx, q, bookTable); err != nil {
+			return nil, err
+		}
+		if md.Formation, err = readBooks(ctx, q, formationTable); err != nil {
+			return nil, err
+		}
 	}
 	md.Digest = WeightsDigest(md.FeatureVersion, md.Weights, md.Books())
 	if err := store.CheckDigest(md.Digest, digest); err != nil {
@@ -188,48 +211,88 @@ func writeBook(ctx context.Context, tx *sql.Tx, t bookTableOf, b *features.Book)
 
 // readBook reads the book of table t (nil when the database has no such
 // table: a model from before the book).
-func readBook(ctx context.Context, q weights.Querier, t bookTableOf) (*features.Book, error) {
-	var n int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, t.name).Scan(&n); err != nil {
-		return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	rows, err := q.QueryContext(ctx, `SELECT `+t.key+`, move16, count FROM `+t.name)
-	if err != nil {
-		return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
-	}
-	defer rows.Close()
-	type ent struct {
-		k uint64
-		v uint32
-	}
-	var es []ent
-	for rows.Next() {
-		var k, m, c int64
-		if err := rows.Scan(&k, &m, &c); err != nil {
+// readBooks reads the book tables ts into one book, sorted by key then
+// value: MergeBooks of the tables' books in order (a later table's entries
+// whose key an earlier one has are left out), nil if no table exists. The
+// entries are counted first and read into the book's own two slices,
+// sorted in place: nothing but the book is allocated.
+func readBooks(ctx context.Context, q weights.Querier, ts ...bookTableOf) (*features.Book, error) {
+	var n, total int
+	exists := make([]bool, len(ts))
+	for i, t := range ts {
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, t.name).Scan(&n); err != nil {
 			return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
 		}
-		if m < 0 || m > 0xffff || c < 0 || c > 0xffff {
-			return nil, fmt.Errorf("train: reading the model's book %s: move16 %d count %d out of range", t.name, m, c)
+		if exists[i] = n > 0; !exists[i] {
+			continue
 		}
-		es = append(es, ent{uint64(k), uint32(m)<<16 | uint32(c)})
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
-	}
-	sort.Slice(es, func(i, j int) bool {
-		if es[i].k != es[j].k {
-			return es[i].k < es[j].k
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM `+t.name).Scan(&n); err != nil {
+			return nil, fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
 		}
-		return es[i].v < es[j].v
-	})
-	b := &features.Book{Keys: make([]uint64, len(es)), Vals: make([]uint32, len(es))}
-	for i, e := range es {
-		b.Keys[i], b.Vals[i] = e.k, e.v
+		total += n
+	}
+	if !slices.Contains(exists, true) {
+		return nil, nil
+	}
+	b := &features.Book{Keys: make([]uint64, 0, total), Vals: make([]uint32, 0, total)}
+	for i, t := range ts {
+		if !exists[i] {
+			continue
+		}
+		earlier := b.Keys // sorted: the tables before t
+		if err := appendBook(ctx, q, t, b, earlier); err != nil {
+			return nil, err
+		}
+		sort.Sort(bookOrder{b.Keys, b.Vals})
 	}
 	return b, nil
+}
+
+// appendBook appends the entries of table t to b, but those whose key is
+// in earlier (sorted).
+func appendBook(ctx context.Context, q weights.Querier, t bookTableOf, b *features.Book, earlier []uint64) error {
+	rows, err := q.QueryContext(ctx, `SELECT `+t.key+`, move16, count FROM `+t.name)
+	if err != nil {
+		return fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
+	}
+	defer rows.Close()
+	var k, m, c int64
+	for rows.Next() {
+		if err := rows.Scan(&k, &m, &c); err != nil {
+			return fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
+		}
+		if m < 0 || m > 0xffff || c < 0 || c > 0xffff {
+			return fmt.Errorf("train: reading the model's book %s: move16 %d count %d out of range", t.name, m, c)
+		}
+		if _, found := slices.BinarySearch(earlier, uint64(k)); found {
+			continue
+		}
+		b.Keys, b.Vals = append(b.Keys, uint64(k)), append(b.Vals, uint32(m)<<16|uint32(c))
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("train: reading the model's book %s: %w", t.name, err)
+	}
+	return nil
+}
+
+// bookOrder sorts a book's entries by key, then value.
+type bookOrder struct {
+	keys []uint64
+	vals []uint32
+}
+
+func (o bookOrder) Len() int { return len(o.keys) }
+
+func (o bookOrder) Less(i, j int) bool {
+	if o.keys[i] != o.keys[j] {
+		return o.keys[i] < o.keys[j]
+	}
+	return o.vals[i] < o.vals[j]
+}
+
+func (o bookOrder) Swap(i, j int) {
+	o.keys[i], o.keys[j] = o.keys[j], o.keys[i]
+	o.vals[i], o.vals[j] = o.vals[j], o.vals[i]
 }
 
 // CheckWritable makes sure that the model can be written to the database

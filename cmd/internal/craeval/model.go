@@ -26,6 +26,12 @@ type Model struct {
 	Compiled bool
 }
 
+// MoveModel returns m as train/modelfit measures it (modelfit.Evaluate):
+// its weights and its book, shared, not copied.
+func (m *Model) MoveModel() *modelfit.Model {
+	return &modelfit.Model{Weights: m.Weights, Book: m.Book}
+}
+
 // CompiledModel returns the model compiled into the binary.
 func CompiledModel() *Model {
 	keys, vals := tables.ModelBook()
@@ -99,7 +105,8 @@ func Open(ctx context.Context, path string) (*Source, error) {
 }
 
 // ReadModel returns the move model of the training database db, nil if
-// it has none (no model_runs table, or no run in it).
+// it has none (no model_runs table, or no run in it), its two books read
+// into one (modelfit.ReadMerged: the book the features read, held once).
 func ReadModel(ctx context.Context, db *sql.DB) (*modelfit.Model, error) {
 	var n int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'model_runs'`).Scan(&n); err != nil {
@@ -113,7 +120,7 @@ func ReadModel(ctx context.Context, db *sql.DB) (*modelfit.Model, error) {
 	if n == 0 {
 		return nil, nil
 	}
-	return modelfit.Read(ctx, db)
+	return modelfit.ReadMerged(ctx, db)
 }
 
 // short shortens a "sha256:..." digest for the reader.

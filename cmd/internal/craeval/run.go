@@ -33,11 +33,26 @@ type RunOptions struct {
 func Run(ctx context.Context, paths []string, iopts ingest.Options, src *Source, opts RunOptions) (Tables, *kifu.Record, error) {
 	var tally Tally
 	var first *kifu.Record
+	// Analysts are reused from game to game: at most one per worker is
+	// ever made.
+	pool := make(chan *Analyst, 64)
 	iopts.Process = func(g *ingest.Game) (any, error) {
 		if opts.Exclude != nil && opts.Exclude(g.Digest) {
 			return nil, nil
 		}
-		return AnalyzeGame(g.Record, cra.NewOrderer(src.Costs), src.Model, opts.ListNG)
+		var a *Analyst
+		select {
+		case a = <-pool:
+		default:
+			a = NewAnalyst(cra.NewOrderer(src.Costs), src.Model)
+		}
+		defer func() {
+			select {
+			case pool <- a:
+			default:
+			}
+		}()
+		return a.Game(g.Record, opts.ListNG)
 	}
 	seq, known := 0, 0
 	sink := ingest.Funcs{GameFunc: func(g *ingest.Game) error {

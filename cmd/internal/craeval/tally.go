@@ -164,24 +164,39 @@ func (md *Modeler) Fill(pos *kifu.Position, prev kifu.Move, an []cra.Move) {
 	}
 }
 
-// AnalyzeGame analyses with o every position of the main line of rec:
-// the legal moves (kifu.Legal), the relevant ones, and where the played
-// move ranks in each ordering, those of the move model model included.
-// With listNG it lists the played moves judged irrelevant
-// (file, move number, SFEN, move, why).
-func AnalyzeGame(rec *kifu.Record, o *cra.Orderer, model *Model, listNG bool) (*Game, error) {
+// An Analyst analyses games (Game) with an Orderer and a Modeler of one
+// move model, and the move buffers of a position, all reused from game to
+// game: a game costs its result, not a new analyser (about 110 KB of
+// buffers). It is not safe for concurrent use: Run gives each of
+// ingest's workers its own.
+type Analyst struct {
+	o    *cra.Orderer
+	md   *Modeler
+	mbuf [kifu.MaxMoves]kifu.Move
+	abuf [kifu.MaxMoves]cra.Move
+}
+
+// NewAnalyst returns an Analyst that analyses with o and the move model
+// model.
+func NewAnalyst(o *cra.Orderer, model *Model) *Analyst {
+	return &Analyst{o: o, md: NewModeler(model)}
+}
+
+// Game analyses every position of the main line of rec: the legal moves
+// (kifu.Legal), the relevant ones, and where the played move ranks in
+// each ordering, those of the move model included. With listNG it lists
+// the played moves judged irrelevant (file, move number, SFEN, move, why).
+func (a *Analyst) Game(rec *kifu.Record, listNG bool) (*Game, error) {
 	pos, err := rec.StartPosition()
 	if err != nil {
 		return nil, err
 	}
 	g := &Game{File: rec.File}
-	var mbuf [kifu.MaxMoves]kifu.Move
-	var abuf [kifu.MaxMoves]cra.Move
-	md := NewModeler(model)
+	o, md := a.o, a.md
 	for ply, node := range rec.Main.Moves {
 		played := node.Move
-		moves := pos.GenerateMoves(kifu.Legal, mbuf[:0])
-		an := o.Analyze(pos, pos.LastMove(), moves, abuf[:0])
+		moves := pos.GenerateMoves(kifu.Legal, a.mbuf[:0])
+		an := o.Analyze(pos, pos.LastMove(), moves, a.abuf[:0])
 		md.Fill(pos, pos.LastMove(), an)
 		idx := -1
 		relevant := 0

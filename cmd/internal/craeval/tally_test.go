@@ -2,6 +2,7 @@ package craeval
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -64,10 +65,10 @@ func checkCounts(t *testing.T, name string, c *Counts, games, positions int) {
 	}
 }
 
-func TestAnalyzeGame(t *testing.T) {
+func TestAnalystGame(t *testing.T) {
 	o := cra.NewOrderer(tables.Costs())
 	// 8h2b (no promotion) is pointless: kifu.Legal does not generate it.
-	g, err := AnalyzeGame(record(t, "startpos moves 7g7f 3c3d 8h2b 3a2b"), o, CompiledModel(), true)
+	g, err := NewAnalyst(o, CompiledModel()).Game(record(t, "startpos moves 7g7f 3c3d 8h2b 3a2b"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,19 +82,28 @@ func TestAnalyzeGame(t *testing.T) {
 }
 
 // TestTallyRealGames checks the counts on professional games of the
-// shared corpus: per game and summed, and the tables made from them.
+// shared corpus: per game and summed, and the tables made from them. One
+// Analyst analyses the games one after the other, as in Run's workers,
+// and gives each game what a new Analyst gives it.
 func TestTallyRealGames(t *testing.T) {
 	games := kifutest.Games(t, "pro")
 	if len(games) > 4 {
 		games = games[:4]
 	}
-	o := cra.NewOrderer(tables.Costs())
+	an := NewAnalyst(cra.NewOrderer(tables.Costs()), CompiledModel())
 	var tally Tally
 	plies := 0
 	for _, gm := range games {
-		g, err := AnalyzeGame(gm.Record, o, CompiledModel(), false)
+		g, err := an.Game(gm.Record, true)
 		if err != nil {
 			t.Fatal(err)
+		}
+		fresh, err := NewAnalyst(cra.NewOrderer(tables.Costs()), CompiledModel()).Game(gm.Record, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(g, fresh) {
+			t.Errorf("%s: the reused Analyst gives\n%+v\na new one\n%+v", gm.Row.Path, g, fresh)
 		}
 		checkCounts(t, gm.Row.Path, &g.Counts, 1, len(gm.Record.Main.Moves))
 		tally.Add(g)

@@ -223,18 +223,17 @@ func (d *Data) evaluate(ctx context.Context, db *sql.DB, t *train.Tally, opts Op
 	if d.InSample {
 		d.warn(opts, fmt.Sprintf("in-sample: the %d games measured are the database's own training games (its counts and its move model were trained on them); give --eval PATH for held-out games", ev.Games))
 	}
-	md, err := craeval.ReadModel(ctx, db)
-	if err != nil {
-		return err
-	}
-	if md != nil {
-		if d.Model, err = modelfit.Evaluate(ctx, md, d.EvalPaths, eo); err != nil {
-			return err
-		}
-	}
+	// The database's move model is read once, its two books into one,
+	// and measured by itself and in the CRA's orderings: the largest
+	// thing the report holds (up to 2 × 2^19 book entries of 12 bytes).
 	src, err := craeval.Open(ctx, d.DB)
 	if err != nil {
 		return err
+	}
+	if !src.Model.Compiled { // the database has a model
+		if d.Model, err = modelfit.Evaluate(ctx, src.Model.MoveModel(), d.EvalPaths, eo); err != nil {
+			return err
+		}
 	}
 	d.ModelName = src.Model.Name
 	tb, _, err := craeval.Run(ctx, d.EvalPaths, opts.Ingest, src, craeval.RunOptions{Subset: "all", Exclude: eo.Exclude})
