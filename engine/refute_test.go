@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 	"github.com/rpshogi/rpshogi/tables"
 )
 
@@ -32,14 +33,7 @@ func refutePosition(t *testing.T, moves ...string) *kifu.Position {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, u := range moves {
-		m, err := pos.ParseUSIMove(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pos.DoMove(m)
-	}
-	return pos
+	return kifutest.MustPlay(t, pos, moves...)
 }
 
 // TestReplyCapPrices checks the prices of the node after P*8e: B*8i

@@ -7,6 +7,7 @@ import (
 	"github.com/rpshogi/rpshogi/engine/eval"
 	"github.com/rpshogi/rpshogi/engine/threat"
 	"github.com/rpshogi/rpshogi/kifu"
+	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
 // The tests of this file check the three pruning rules of the threat
@@ -360,18 +361,7 @@ func TestThreatHorizonLeaf(t *testing.T) {
 	// move, Black is owed the 900; after Black's quiet reply 1i1h, with
 	// White (the flagged move's mover) to move, White owes it.
 	after := func(moves ...string) string {
-		pos, err := kifu.ParseSFEN(watanabeKoyama49)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, u := range moves {
-			m, err := pos.ParseUSIMove(u)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pos.DoMove(m)
-		}
-		return pos.SFEN()
+		return kifutest.MustPlay(t, kifutest.MustSFEN(t, watanabeKoyama49), moves...).SFEN()
 	}
 	var a threat.Analyzer
 	var set threat.Set

@@ -213,3 +213,17 @@ func MustSFEN(tb testing.TB, sfen string) *kifu.Position {
 	}
 	return pos
 }
+
+// MustPlay plays the USI moves on pos, failing the test (with the move)
+// if one is not legal there, and returns pos.
+func MustPlay(tb testing.TB, pos *kifu.Position, moves ...string) *kifu.Position {
+	tb.Helper()
+	for _, u := range moves {
+		m, err := pos.ParseUSIMove(u)
+		if err != nil {
+			tb.Fatalf("%s: %v", u, err)
+		}
+		pos.DoMove(m)
+	}
+	return pos
+}
