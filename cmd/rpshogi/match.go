@@ -101,8 +101,10 @@ and is restarted; the match goes on.
 
 Every game is written to --records as game-NNNN.csa (CSA V3.0, with the
 opening moves, the move times in milliseconds and the ending), ready for
-ingest and train, each engine move followed by a comment with the nodes
-of its last "info nodes". An interrupted match continues with --resume
+ingest and train, each engine move followed by its last reported score
+and line as floodgate writes them ("'** <score> <pv>", Black's point of
+view; train stores them as the move's score) and a comment with the
+nodes of its last "info nodes". An interrupted match continues with --resume
 (same flags): its finished records are read back and counted, the rest
 played; without --resume a folder holding records is refused.
 With --tournament gauntlet|round-robin, more than two engines play a

@@ -119,6 +119,21 @@ func parseFake(s string) fakeBehaviour {
 // played moves.
 func fakeNodes(played int) uint64 { return 1000 + uint64(played) }
 
+// fakeScore is the score in centipawns, from its own point of view, that
+// the fake engine reports with its answer after played moves.
+func fakeScore(played int) int { return 10*played - 25 }
+
+// fakePV is the line the fake engine reports with move m in p: m and the
+// first legal answer to it, if any.
+func fakePV(p *kifu.Position, m kifu.Move) string {
+	q := p.Clone()
+	q.DoMove(m)
+	if ms := q.LegalMoves(); len(ms) > 0 {
+		return m.USI() + " " + ms[0].USI()
+	}
+	return m.USI()
+}
+
 // goAllowance returns the time a "go" command (its fields f) allows
 // side us: its main time plus the byoyomi or its increment.
 func goAllowance(f []string, us kifu.Color) time.Duration {
@@ -264,7 +279,7 @@ func fakeEngine(behaviour string, in io.Reader, out, errOut io.Writer) int {
 			}
 			switch {
 			case b.script != nil && played < len(b.script):
-				say("info depth 1 nodes %d score cp 0 pv %s", fakeNodes(played), b.script[played])
+				say("info depth 1 nodes %d score cp %d pv %s", fakeNodes(played), fakeScore(played), b.script[played])
 				say("bestmove %s", b.script[played])
 			case b.script != nil:
 				say("bestmove resign")
@@ -273,7 +288,7 @@ func fakeEngine(behaviour string, in io.Reader, out, errOut io.Writer) int {
 				if len(ms) == 0 {
 					say("bestmove resign")
 				} else {
-					say("info depth 1 nodes %d score cp 0 pv %s", fakeNodes(played), ms[0].USI())
+					say("info depth 1 nodes %d score cp %d pv %s", fakeNodes(played), fakeScore(played), fakePV(pos, ms[0]))
 					say("bestmove %s", ms[0].USI())
 				}
 			}

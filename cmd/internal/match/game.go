@@ -490,12 +490,16 @@ func (g *game) step(ctx context.Context) {
 		g.end(kifu.Ending{Kind: kifu.EndIllegal, Result: winFor(stm.Opp()), Time: mt, Comments: []string{why}}, TermIllegal, why)
 		return
 	}
+	nd := kifu.Node{Move: m, Time: mt}
+	if c, sc, ok := scoreComment(g.pos, m, rep.score); ok {
+		nd.Score = sc
+		nd.Comments = append(nd.Comments, c)
+	}
+	if rep.nodes > 0 {
+		nd.Comments = append(nd.Comments, nodesComment+strconv.FormatUint(rep.nodes, 10))
+	}
 	g.pos.DoMove(m)
 	g.addMove(m)
-	nd := kifu.Node{Move: m, Time: mt}
-	if rep.nodes > 0 {
-		nd.Comments = []string{nodesComment + strconv.FormatUint(rep.nodes, 10)}
-	}
 	g.rec.Main.Moves = append(g.rec.Main.Moves, nd)
 	g.res.Plies++
 	if cfg.EnteringKing == kifu.RuleTry && g.pos.TryWon(stm) && m.To() == kifu.TrySquare(stm) { // the king moved there
@@ -645,6 +649,8 @@ type reply struct {
 	// nodes is the count of the mover's last "info ... nodes N" line
 	// of this move (0 if none).
 	nodes uint64
+	// score is the mover's last "info ... score" of this move.
+	score infoScore
 }
 
 // terminationComment starts the start comment of a record that says how
@@ -684,6 +690,7 @@ func awaitMove(ctx context.Context, mover, other *process, start time.Time, wait
 		otherExited = other.exited
 	}
 	var nodes uint64
+	var score infoScore
 	for {
 		select {
 		case l, ok := <-mover.lines:
@@ -691,10 +698,13 @@ func awaitMove(ctx context.Context, mover, other *process, start time.Time, wait
 				return reply{kind: replyDead, at: time.Now()}
 			}
 			if first(l.text) == "bestmove" {
-				return reply{kind: replyMove, line: l.text, at: l.at, nodes: nodes}
+				return reply{kind: replyMove, line: l.text, at: l.at, nodes: nodes, score: score}
 			}
 			if n, ok := infoNodes(l.text); ok {
 				nodes = n
+			}
+			if s := parseInfoScore(l.text); s.ok {
+				score = s
 			}
 		case <-otherExited:
 			return reply{kind: replyOtherDead, at: time.Now()}
