@@ -91,9 +91,9 @@ type Progress struct {
 // few files per worker are in flight, so memory does not grow with the
 // number of games read. What grows is the set of the accepted games: 16
 // bytes of each one's digest and where it was read (Duplicate.OfSeq,
-// OfIndex), no string: 31 bytes a game measured with the map's spare
-// room (TestRunMemory wants under 64), 30 to 60 MB for a million
-// distinct games.
+// OfIndex), no string: 26 to 39 bytes a game measured with the map's
+// spare room (TestRunMemory wants under 64; BenchmarkRunHeld), 30 to
+// 60 MB for a million distinct games.
 //
 // Every record is accounted for in the Report: accepted, duplicate,
 // filtered or rejected (Report.Check). A bad file never stops a run. Run

@@ -62,7 +62,7 @@ func memoryGame(i int) *kifu.Record {
 // TestRunMemory wants Run to hold less than 64 bytes for every game it
 // accepts (measured over 5,000 games, after a collection): 16 bytes of
 // the digest and 8 of where the game was read, in a map with its spare
-// room (31 measured). A string kept per game takes it over: the name
+// room (26-31 measured). A string kept per game takes it over: the name
 // of the game's file, as Run kept for Duplicate.OfSource before
 // Duplicate.OfSeq, made it 135.
 func TestRunMemory(t *testing.T) {
@@ -83,7 +83,11 @@ func TestRunMemory(t *testing.T) {
 
 // BenchmarkRunHeld reports the bytes Run holds per accepted game
 // (heldPerGame) from 2,000 to 20,000 games, the sizes of the scale
-// benchmark's first two collections.
+// benchmark's first two collections: 38.6 B/game-held measured (the
+// map's spare room varies with its size), 135 or so with a file name
+// kept per game.
+//
+//	go test ./ingest/ -run '^$' -bench BenchmarkRunHeld -benchtime 1x
 func BenchmarkRunHeld(b *testing.B) {
 	const from, n = 2000, 20_000
 	dir := filepath.Join(b.TempDir(), "a-long-folder-name-as-real-collections-have")
