@@ -148,6 +148,12 @@ func TestCorpus(t *testing.T) {
 			first[row.GameKeys] = row.Path
 		}
 	}
+	bySeq := map[int]string{} // seq → the file of an accepted game
+	for path, o := range out {
+		if o.game != nil {
+			bySeq[o.seq] = path
+		}
+	}
 	for _, row := range rows {
 		o := out[row.Path]
 		if o == nil || o.dup == nil {
@@ -155,8 +161,8 @@ func TestCorpus(t *testing.T) {
 		}
 		wantDups++
 		f := first[row.GameKeys]
-		of, _ := filepath.Rel(dir, o.dup.OfSource)
-		if filepath.ToSlash(of) != f {
+		of := bySeq[o.dup.OfSeq]
+		if of != f || o.dup.OfIndex != 0 {
 			t.Errorf("%s: a duplicate of %s, but MANIFEST.tsv says it is the game of %s", row.Path, of, f)
 		} else if out[f].seq >= o.seq {
 			t.Errorf("%s: a duplicate of %s, which comes later in walk order", row.Path, f)

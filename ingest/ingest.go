@@ -89,10 +89,11 @@ type Progress struct {
 // kept; filters come first, so a game is kept from its first copy that
 // passes them) and calls sink; channels between them are bounded and at most a
 // few files per worker are in flight, so memory does not grow with the
-// number of games read. What grows is the set of digests of the
-// accepted games (about 50 bytes each, plus the name of each input
-// holding one, for Duplicate.OfSource, and 16 bytes per input): about
-// 100 MB for a million distinct games.
+// number of games read. What grows is the set of the accepted games: 16
+// bytes of each one's digest and where it was read (Duplicate.OfSeq,
+// OfIndex), no string: 26 to 39 bytes a game measured with the map's
+// spare room (TestRunMemory wants under 64; BenchmarkRunHeld), 30 to
+// 60 MB for a million distinct games.
 //
 // Every record is accounted for in the Report: accepted, duplicate,
 // filtered or rejected (Report.Check). A bad file never stops a run. Run
@@ -227,18 +228,14 @@ type digestKey [16]byte
 
 // collector accounts for files in order; it runs in one goroutine.
 type collector struct {
-	opts  *Options
-	rep   *Report
-	sink  Sink
-	seen  map[digestKey]uint64 // digest → seq<<32 | index of the accepted game
-	names []string             // by seq: the input's name if it has an accepted game, for Duplicate.OfSource
+	opts *Options
+	rep  *Report
+	sink Sink
+	seen map[digestKey]uint64 // digest → seq<<32 | index of the accepted game
 }
 
 func (c *collector) file(r *fileResult) error {
 	rep := c.rep
-	// Only the names of inputs with an accepted game are kept (for
-	// Duplicate.OfSource).
-	c.names = append(c.names, "")
 	if r.skip != "" {
 		rep.addSkip(r.name, r.skip)
 		return nil
@@ -269,14 +266,13 @@ func (c *collector) file(r *fileResult) error {
 		if ref, dup := c.seen[key]; dup {
 			rep.Duplicates++
 			d := &Duplicate{Seq: g.Seq, Index: g.Index, Source: g.Source, Digest: g.Digest,
-				OfSource: c.names[ref>>32], OfIndex: int(uint32(ref))}
+				OfSeq: int(ref >> 32), OfIndex: int(uint32(ref))}
 			if err := c.sink.Duplicate(d); err != nil {
 				return err
 			}
 			continue
 		}
 		c.seen[key] = uint64(g.Seq)<<32 | uint64(uint32(g.Index))
-		c.names[g.Seq] = g.Source
 		rep.Accepted++
 		if re := g.Partial; re != nil {
 			rep.AcceptedPartial++

@@ -486,8 +486,11 @@ func TestDuplicates(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Duplicate{
-		{Seq: 1, Index: 0, Source: b, Digest: games[0].Digest, OfSource: a, OfIndex: 0},
-		{Seq: 2, Index: 1, Source: c, Digest: games[1].Digest, OfSource: c, OfIndex: 0},
+		{Seq: 1, Index: 0, Source: b, Digest: games[0].Digest, OfSeq: 0, OfIndex: 0},
+		{Seq: 2, Index: 1, Source: c, Digest: games[1].Digest, OfSeq: 2, OfIndex: 0},
+	}
+	if games[0].Seq != 0 || games[0].Source != a || games[1].Seq != 2 || games[1].Source != c {
+		t.Errorf("games %s (seq %d) and %s (seq %d), want %s (0) and %s (2)", games[0].Source, games[0].Seq, games[1].Source, games[1].Seq, a, c)
 	}
 	if !reflect.DeepEqual(dups, want) || rep.Accepted != 2 {
 		t.Errorf("duplicates %+v, want %+v", dups, want)

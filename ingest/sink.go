@@ -63,9 +63,11 @@ type Duplicate struct {
 	Seq, Index int
 	Source     string
 	Digest     string
-	// Of is the accepted game it repeats (its source and index).
-	OfSource string
-	OfIndex  int
+	// OfSeq and OfIndex are the accepted game it repeats: the Seq and
+	// Index of the Game passed to the Sink before it (whose Source names
+	// the input). Run keeps no input's name for this, so its memory does
+	// not grow with the names of a collection's files.
+	OfSeq, OfIndex int
 }
 
 // RejectKind classifies why a record could not be used.

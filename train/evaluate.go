@@ -2,7 +2,6 @@ package train
 
 import (
 	"context"
-	"fmt"
 	"math"
 
 	"github.com/rpshogi/rpshogi/ingest"
@@ -117,35 +116,18 @@ func EvalGames[G any](ctx context.Context, paths []string, opts EvalOptions, sco
 
 // ExcludeKnown returns an EvalOptions.Exclude that reports the games
 // counted in the training database q. It keeps 16 bytes of each
-// SHA-256 digest (as train's own set of counted games does), not the
-// 64-character string: the set still grows with the database, by about
-// 40 bytes a game.
+// SHA-256 digest (as train's own set of counted games does), sorted, not
+// the 64-character string: the set grows with the database by 16 bytes a
+// game.
 func ExcludeKnown(ctx context.Context, q Queryer) (func(string) bool, error) {
-	rows, err := q.QueryContext(ctx, "SELECT g.digest FROM games g JOIN game_stats s ON s.game_id = g.id")
-	if err != nil {
-		return nil, fmt.Errorf("train: reading counted games: %w", err)
-	}
-	defer rows.Close()
-	keys := map[digestKey]struct{}{}
 	other := map[string]struct{}{} // digests that are not hex (none written by ingest)
-	for rows.Next() {
-		var d string
-		if err := rows.Scan(&d); err != nil {
-			return nil, fmt.Errorf("train: reading counted games: %w", err)
-		}
-		if k, ok := keyOf(d); ok {
-			keys[k] = struct{}{}
-		} else {
-			other[d] = struct{}{}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("train: reading counted games: %w", err)
+	keys, err := readCounted(ctx, q, func(d string) { other[d] = struct{}{} })
+	if err != nil {
+		return nil, err
 	}
 	return func(d string) bool {
 		if k, ok := keyOf(d); ok {
-			_, known := keys[k]
-			return known
+			return keys.has(k)
 		}
 		_, known := other[d]
 		return known

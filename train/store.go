@@ -337,38 +337,9 @@ func CorpusDigest(ctx context.Context, q Queryer) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// digestKey is the first half of a game digest, as ingest keys its runs.
-type digestKey [16]byte
-
-func keyOf(digest string) (k digestKey, ok bool) {
-	if len(digest) < 2*len(k) {
-		return k, false
-	}
-	_, err := hex.Decode(k[:], []byte(digest[:2*len(k)]))
-	return k, err == nil
-}
-
 // countedDigests returns the keys of the games already counted.
-func countedDigests(ctx context.Context, tx *sql.Tx) (map[digestKey]struct{}, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT g.digest FROM games g JOIN game_stats s ON s.game_id = g.id")
-	if err != nil {
-		return nil, fmt.Errorf("train: reading counted games: %w", err)
-	}
-	defer rows.Close()
-	m := map[digestKey]struct{}{}
-	for rows.Next() {
-		var d string
-		if err := rows.Scan(&d); err != nil {
-			return nil, fmt.Errorf("train: reading counted games: %w", err)
-		}
-		if k, ok := keyOf(d); ok {
-			m[k] = struct{}{}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("train: reading counted games: %w", err)
-	}
-	return m, nil
+func countedDigests(ctx context.Context, tx *sql.Tx) (*digestSet, error) {
+	return readCounted(ctx, tx, nil)
 }
 
 // gameWriter writes the per-game rows of counted games. The rows of a

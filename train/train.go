@@ -173,7 +173,7 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 				res.Backfilled++
 				res.Added.Add(&total)
 				if k, ok := keyOf(g.digest); ok {
-					counted[k] = struct{}{}
+					counted.add(k)
 				}
 				if opts.Progress != nil && res.Backfilled%storedBatch == 0 {
 					opts.Progress(Progress{Games: res.Games, Positions: res.Added.Positions})
@@ -184,11 +184,12 @@ func Train(ctx context.Context, dbPath string, paths []string, opts Options) (*R
 		if err != nil {
 			return err
 		}
+		counted.seal() // the games backfilled, before the lookups below
 		sink := &countSink{gw: gw, counted: counted, res: res, files: files}
 		iopts := opts.Ingest
 		iopts.Process = func(g *ingest.Game) (any, error) {
 			if k, ok := keyOf(g.Digest); ok {
-				if _, done := counted[k]; done {
+				if counted.has(k) {
 					return nil, nil // stored and counted: skip the work
 				}
 			}
@@ -252,14 +253,14 @@ func setMeta(ctx context.Context, tx *sql.Tx, key, value string) error {
 // every game not counted before, in the run's order.
 type countSink struct {
 	gw      *gameWriter
-	counted map[digestKey]struct{}
+	counted *digestSet
 	res     *Result
 	files   *fileSink
 }
 
 func (s *countSink) Game(g *ingest.Game) error {
 	if k, ok := keyOf(g.Digest); ok {
-		if _, done := s.counted[k]; done {
+		if s.counted.has(k) {
 			return nil
 		}
 	}
