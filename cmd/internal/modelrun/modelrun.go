@@ -199,6 +199,7 @@ func Fit(ctx context.Context, opts FitOptions, w, progress io.Writer) error {
 		opts.Extracted(0, total)
 		data.Progress = func(done int64) { opts.Extracted(done, total) }
 	}
+	defer tightGC()()
 	ds, err := modelfit.Collect(ctx, stream.DBGames(db), data)
 	if err != nil {
 		return err
