@@ -10,6 +10,16 @@ import (
 	"github.com/rpshogi/rpshogi/kifu/kifutest"
 )
 
+// heapInUse returns the heap in use after a collection (two: sync.Pool's
+// victims survive the first).
+func heapInUse() int64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
 // heldPerGame runs Run over the n distinct short games written under dir
 // (kifutest.WriteGames: long temporary paths, 1,000 files a folder) and
 // returns the bytes of heap that Run holds per accepted game: the growth
@@ -19,13 +29,6 @@ import (
 // of games (the files in flight, the folder being walked) cancels out.
 func heldPerGame(tb testing.TB, dir string, from, n int) float64 {
 	tb.Helper()
-	inUse := func() int64 {
-		runtime.GC() // twice: sync.Pool's victims survive the first
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return int64(ms.HeapAlloc)
-	}
 	var at, last int64
 	accepted := 0
 	rep, err := Run(context.Background(), Options{Workers: 1}, []string{dir}, Funcs{
@@ -33,9 +36,9 @@ func heldPerGame(tb testing.TB, dir string, from, n int) float64 {
 			accepted++
 			switch accepted {
 			case from:
-				at = inUse()
+				at = heapInUse()
 			case n:
-				last = inUse()
+				last = heapInUse()
 			}
 			return nil
 		},

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 )
@@ -98,14 +97,7 @@ func TestWalkTreeMemory(t *testing.T) {
 		}
 	}
 	last := filepath.Join(dir, fmt.Sprintf("%06d.csa", n-1))
-	inUse := func() int64 {
-		runtime.GC() // twice: sync.Pool's victims survive the first
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return int64(ms.HeapAlloc)
-	}
-	before := inUse()
+	before := heapInUse()
 	var held int64
 	files := 0
 	err := walkTree(dir, func(p string, typ fs.FileMode, err error) error {
@@ -116,7 +108,7 @@ func TestWalkTreeMemory(t *testing.T) {
 			files++
 		}
 		if p == last {
-			held = inUse() - before
+			held = heapInUse() - before
 		}
 		return nil
 	})

@@ -59,28 +59,11 @@ func playMatch(t *testing.T, cfg Config) *Report {
 // game.
 func checkRecord(t *testing.T, g *GameResult) {
 	t.Helper()
-	if g.File == "" {
-		t.Fatalf("game %d: no record written", g.Index+1)
-	}
-	b, err := os.ReadFile(g.File)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, _, err := kifu.DecodeText(g.File, b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	text, got := readRecord(t, g)
 	if !strings.HasPrefix(text, "'CSA encoding=UTF-8\nV3.0\n") {
 		t.Errorf("game %d: record does not start with V3.0: %.40q", g.Index+1, text)
 	}
-	recs, err := kifu.ParseRecords(g.File, text)
-	if err != nil {
-		t.Fatalf("game %d: %v\n%s", g.Index+1, err, text)
-	}
-	if len(recs) != 1 {
-		t.Fatalf("game %d: %d records", g.Index+1, len(recs))
-	}
-	got, want := recs[0], g.Record
+	want := g.Record
 	if got.StartSFEN != want.StartSFEN {
 		t.Errorf("game %d: start %q, want %q", g.Index+1, got.StartSFEN, want.StartSFEN)
 	}
@@ -433,4 +416,28 @@ func TestMatchClockAllowance(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readRecord reads game g's record file back: its text and its one record.
+func readRecord(t *testing.T, g *GameResult) (string, *kifu.Record) {
+	t.Helper()
+	if g.File == "" {
+		t.Fatalf("game %d: no record written", g.Index+1)
+	}
+	b, err := os.ReadFile(g.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _, err := kifu.DecodeText(g.File, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := kifu.ParseRecords(g.File, text)
+	if err != nil {
+		t.Fatalf("game %d: %v\n%s", g.Index+1, err, text)
+	}
+	if len(recs) != 1 {
+		t.Fatalf("game %d: %d records", g.Index+1, len(recs))
+	}
+	return text, recs[0]
 }

@@ -1,7 +1,6 @@
 package match
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -79,19 +78,8 @@ func TestMatchRecordsScores(t *testing.T) {
 		Openings: openingsAfter(t, "7g7f 3c3d"),
 	})
 	for _, g := range rep.Games {
-		b, err := os.ReadFile(g.File)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text, _, err := kifu.DecodeText(g.File, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		recs, err := kifu.ParseRecords(g.File, text)
-		if err != nil || len(recs) != 1 {
-			t.Fatalf("game %d: %v", g.Index+1, err)
-		}
-		moves := recs[0].Main.Moves
+		text, rec := readRecord(t, g)
+		moves := rec.Main.Moves
 		if len(moves) != 2+g.Plies {
 			t.Fatalf("game %d: %d moves for 2 opening moves and %d plies", g.Index+1, len(moves), g.Plies)
 		}
